@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.ts';
+import { resolveAssets } from '../envtest/assets.ts';
+
+interface UseOptions {
+  download: boolean;
+  build: boolean;
+  indexUrl?: string;
+  printEnv?: boolean;
+}
+
+/** `tsoperator envtest use [version]`: prints the folder holding the control-plane binaries. */
+export function registerEnvtestCommand(program: Command): void {
+  const envtest = program
+    .command('envtest')
+    .description('find, download or build kube-apiserver, etcd, kubectl and kube-controller-manager for tests');
+  envtest
+    .command('use', { isDefault: true })
+    .description('print the folder holding the binaries for a Kubernetes version (KUBEBUILDER_ASSETS layout)')
+    .argument('[k8s-version]', 'Kubernetes version, e.g. 1.37.2', DEFAULT_KUBERNETES_VERSION)
+    .option('--no-download', 'do not download the envtest release archive')
+    .option('--no-build', 'do not build the binaries from the Go module proxy')
+    .option('--index-url <url>', 'envtest release index to download from')
+    .option('-p, --print-env', 'print `export KUBEBUILDER_ASSETS=<folder>` instead of the bare folder')
+    .action(async (version: string, options: UseOptions) => {
+      const assets = await resolveAssets({
+        version,
+        allowDownload: options.download,
+        allowBuild: options.build,
+        ...(options.indexUrl === undefined ? {} : { indexUrl: options.indexUrl }),
+        onProgress: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(options.printEnv ? `export KUBEBUILDER_ASSETS='${assets.dir}'\n` : `${assets.dir}\n`);
+    });
+}

@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { tsoperatorVersion } from '../version.ts';
+import { registerEnvtestCommand } from './envtest.ts';
+
+/**
+ * The tsoperator command line. Each command lives in its own file and only parses, calls and
+ * prints; the work is done by the modules it calls.
+ */
+export function createProgram(): Command {
+  const program = new Command('tsoperator')
+    .description('Kubebuilder for TypeScript: scaffold, generate manifests for, and test Kubernetes operators.')
+    .version(tsoperatorVersion(), '-v, --version', 'print the tsoperator version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerEnvtestCommand(program);
+  return program;
+}

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TsoperatorError } from '../errors.ts';
+import { ARCHIVE_BINARIES, CONTROL_PLANE_BINARIES, missingBinaries } from './binaries.ts';
+import { DEFAULT_INDEX_URL, downloadRelease } from './download.ts';
+import { buildFromGo, goAvailable } from './go-build.ts';
+import { withFileLock } from './lock.ts';
+import { assetsDir, cacheRoot } from './paths.ts';
+import { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion } from './versions.ts';
+
+/** Where a folder of control-plane binaries came from. */
+export type AssetsSource = 'env' | 'cache' | 'download' | 'build';
+
+export interface Assets {
+  /** Folder holding etcd, kube-apiserver, kubectl (and kube-controller-manager when `missing` is empty). */
+  readonly dir: string;
+  readonly source: AssetsSource;
+  /** Binaries this folder lacks; an envtest archive has no kube-controller-manager. */
+  readonly missing: readonly string[];
+}
+
+export interface ResolveAssetsOptions {
+  /** Kubernetes version. Default: DEFAULT_KUBERNETES_VERSION. */
+  version?: string;
+  /** Try the official envtest release archive. Default: true. */
+  allowDownload?: boolean;
+  /** Build from the Go module proxy when `go` is on PATH. Default: true. */
+  allowBuild?: boolean;
+  /** Release index. Default: controller-tools' envtest-releases.yaml. */
+  indexUrl?: string;
+  /** Cache folder. Default: cacheRoot(). */
+  cacheDir?: string;
+  /** Environment to read KUBEBUILDER_ASSETS from. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Receives one line per step of a long download or build. */
+  onProgress?: (line: string) => void;
+}
+
+/**
+ * Finds the control-plane binaries for a Kubernetes version, in order: `KUBEBUILDER_ASSETS`, the
+ * cache, a download of the envtest release archive (checksum verified), a build from the Go module
+ * proxy. Downloads and builds land in the cache, so the next call answers at once.
+ */
+export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise<Assets> {
+  const env = options.env ?? process.env;
+  const fromEnv = env['KUBEBUILDER_ASSETS'];
+  if (fromEnv) return assetsFromEnv(fromEnv);
+  const version = parseKubernetesVersion(options.version ?? DEFAULT_KUBERNETES_VERSION);
+  const root = options.cacheDir ?? cacheRoot(env);
+  const dir = assetsDir(version, root);
+  const cached = cachedAssets(dir);
+  if (cached) return cached;
+  await mkdir(dirname(dir), { recursive: true });
+  return withFileLock(`${dir}.lock`, async () => {
+    // Another process may have filled the cache while this one waited for the lock.
+    const filled = cachedAssets(dir);
+    if (filled) return filled;
+    return fetchAssets(version.text, dir, root, options);
+  });
+}
+
+function assetsFromEnv(dir: string): Assets {
+  const missing = missingBinaries(dir);
+  const core = missing.filter((name) => ARCHIVE_BINARIES.includes(name as (typeof ARCHIVE_BINARIES)[number]));
+  if (core.length > 0) {
+    throw new TsoperatorError(
+      `KUBEBUILDER_ASSETS=${dir} lacks ${core.join(', ')}: point it at a folder holding ${CONTROL_PLANE_BINARIES.join(', ')}, or unset it to let tsoperator find them.`,
+    );
+  }
+  return { dir, source: 'env', missing };
+}
+
+function cachedAssets(dir: string): Assets | undefined {
+  if (!existsSync(dir)) return undefined;
+  const missing = missingBinaries(dir);
+  return missing.length === 0 ? { dir, source: 'cache', missing } : undefined;
+}
+
+async function fetchAssets(version: string, dir: string, root: string, options: ResolveAssetsOptions): Promise<Assets> {
+  const progress = options.onProgress ?? (() => undefined);
+  const tried: string[] = [];
+  const canBuild = (options.allowBuild ?? true) && (await goAvailable());
+  if (options.allowDownload ?? true) {
+    const outcome = await downloadRelease({
+      version,
+      dest: dir,
+      indexUrl: options.indexUrl ?? DEFAULT_INDEX_URL,
+      onProgress: progress,
+    });
+    if (outcome.kind === 'downloaded') {
+      // Envtest archives carry no kube-controller-manager; build it when Go is here.
+      if (canBuild) await buildFromGo({ version, dest: dir, workRoot: join(root, 'envtest', 'build'), only: ['kube-controller-manager'], onProgress: progress });
+      return { dir, source: 'download', missing: missingBinaries(dir) };
+    }
+    tried.push(`download: ${outcome.reason}`);
+    progress(`no envtest release archive: ${outcome.reason}`);
+  }
+  if (canBuild) {
+    await buildFromGo({ version, dest: dir, workRoot: join(root, 'envtest', 'build'), onProgress: progress });
+    return { dir, source: 'build', missing: missingBinaries(dir) };
+  }
+  tried.push(options.allowBuild === false ? 'build: turned off (--no-build)' : 'build: `go` is not on PATH');
+  throw new TsoperatorError(
+    `No control-plane binaries for Kubernetes ${version}. Tried:\n  - ${tried.join('\n  - ')}\nInstall Go (https://go.dev/dl) so tsoperator can build them, or set KUBEBUILDER_ASSETS to a folder holding ${CONTROL_PLANE_BINARIES.join(', ')}.`,
+  );
+}

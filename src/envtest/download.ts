@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { execa } from 'execa';
+import { load as parseYaml } from 'js-yaml';
+import { TsoperatorError } from '../errors.ts';
+import { ARCHIVE_BINARIES } from './binaries.ts';
+import { platform } from './paths.ts';
+
+/** controller-tools publishes the envtest release archives and this index of them with their sha512. */
+export const DEFAULT_INDEX_URL =
+  'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
+
+export interface DownloadOptions {
+  version: string;
+  /** Folder to create holding the binaries; it appears whole or not at all. */
+  dest: string;
+  indexUrl: string;
+  onProgress: (line: string) => void;
+  /** Time allowed for each request. Default: 10 minutes (the archives are about 100 MB). */
+  timeoutMs?: number;
+}
+
+/** `downloaded`, or why not when the caller may try another source (no network, not listed). */
+export type DownloadOutcome = { kind: 'downloaded' } | { kind: 'unavailable'; reason: string };
+
+interface ReleaseEntry {
+  hash: string;
+  selfLink: string;
+}
+
+/**
+ * Downloads the envtest release archive for a version, verifies its sha512 against the index and
+ * unpacks its binaries into `dest`. A checksum mismatch is an error, not a reason to try elsewhere,
+ * and leaves nothing behind.
+ */
+export async function downloadRelease(options: DownloadOptions): Promise<DownloadOutcome> {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const archiveName = `envtest-v${options.version}-${platform().os}-${platform().arch}.tar.gz`;
+  let index: unknown;
+  try {
+    index = parseYaml(await fetchText(options.indexUrl, timeoutMs));
+  } catch (err) {
+    return { kind: 'unavailable', reason: `could not read ${options.indexUrl} (${describe(err)})` };
+  }
+  const entry = findRelease(index, options.version, archiveName);
+  if (!entry) return { kind: 'unavailable', reason: `${archiveName} is not listed in ${options.indexUrl}` };
+  options.onProgress(`downloading ${entry.selfLink}`);
+  const staging = await mkdtemp(join(dirname(options.dest), '.download-'));
+  try {
+    const archive = join(staging, archiveName);
+    const digest = await fetchToFile(entry.selfLink, archive, timeoutMs);
+    if (digest !== entry.hash.toLowerCase()) {
+      throw new TsoperatorError(
+        `Checksum mismatch for ${entry.selfLink}: expected sha512 ${entry.hash}, got ${digest}. The archive was discarded; try again, and report it if it persists.`,
+      );
+    }
+    await unpack(archive, join(staging, 'out'));
+    await rename(join(staging, 'out'), options.dest);
+    options.onProgress(`unpacked ${ARCHIVE_BINARIES.join(', ')} into ${options.dest}`);
+    return { kind: 'downloaded' };
+  } catch (err) {
+    if (err instanceof TsoperatorError) throw err;
+    return { kind: 'unavailable', reason: `download of ${entry.selfLink} failed (${describe(err)})` };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+function findRelease(index: unknown, version: string, archiveName: string): ReleaseEntry | undefined {
+  const releases = (index as { releases?: Record<string, Record<string, Partial<ReleaseEntry>>> } | null)?.releases;
+  const entry = releases?.[`v${version}`]?.[archiveName];
+  if (typeof entry?.hash !== 'string' || typeof entry.selfLink !== 'string') return undefined;
+  return { hash: entry.hash, selfLink: entry.selfLink };
+}
+
+async function fetchText(url: string, timeoutMs: number): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.text();
+}
+
+/** Streams `url` into `file` and returns its sha512 in hex. */
+async function fetchToFile(url: string, file: string, timeoutMs: number): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+  const hash = createHash('sha512');
+  const body = Readable.fromWeb(response.body);
+  body.on('data', (chunk: Buffer) => hash.update(chunk));
+  await pipeline(body, createWriteStream(file));
+  return hash.digest('hex');
+}
+
+/** Unpacks the archive (binaries under controller-tools/envtest/) flat into `out`. */
+async function unpack(archive: string, out: string): Promise<void> {
+  const extracted = join(dirname(archive), 'extracted');
+  await mkdir(extracted);
+  await execa('tar', ['-xzf', archive, '-C', extracted]);
+  await mkdir(out);
+  const binDir = join(extracted, 'controller-tools', 'envtest');
+  const names = await readdir(binDir);
+  for (const name of ARCHIVE_BINARIES) {
+    if (!names.includes(name)) throw new TsoperatorError(`The envtest archive ${archive} has no ${name}.`);
+    await rename(join(binDir, name), join(out, name));
+    await chmod(join(out, name), 0o755);
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return `${err.message}${cause}`;
+  }
+  return String(err);
+}

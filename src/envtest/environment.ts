@@ -1,0 +1,206 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { TsoperatorError } from '../errors.ts';
+import { resolveAssets } from './assets.ts';
+import { CertificateAuthority, type CertKeyPair } from './certs.ts';
+import { installCrds } from './crds.ts';
+import { startEtcd, type Etcd } from './etcd.ts';
+import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.ts';
+import { startKubeControllerManager } from './kube-controller-manager.ts';
+import { kubeConfigFor } from './kubeconfig.ts';
+import { Reaper, type ManagedProcess } from './process.ts';
+
+export interface EnvironmentOptions {
+  /** Kubernetes version of the binaries. Default: DEFAULT_KUBERNETES_VERSION. */
+  kubernetesVersion?: string;
+  /** Folder holding the binaries. Default: resolveAssets() (KUBEBUILDER_ASSETS, cache, download, build). */
+  binaryAssetsDir?: string;
+  /** CRD files or folders to install before returning; each is Established and served. */
+  crdPaths?: readonly string[];
+  /** Also start kube-controller-manager (garbage collector, deployments, replica sets). Default: false. */
+  controllerManager?: boolean | { controllers?: readonly string[] };
+  /** Extra kube-apiserver flags, e.g. `--default-watch-cache-size=0`. */
+  apiServerArgs?: readonly string[];
+  /** Extra etcd flags. */
+  etcdArgs?: readonly string[];
+}
+
+/** An identity on the test API server: its KubeConfig and a kubeconfig file for child processes. */
+export interface User {
+  readonly name: string;
+  readonly kubeConfig: KubeConfig;
+  readonly kubeconfigPath: string;
+}
+
+/**
+ * A running test control plane: etcd and kube-apiserver (and optionally kube-controller-manager) on
+ * free loopback ports, with RBAC on. `admin` is in system:masters; `addUser` makes identities with
+ * only the permissions RBAC grants them.
+ */
+export class Environment {
+  readonly dir: string;
+  readonly binDir: string;
+  readonly admin: User;
+  readonly #ca: CertificateAuthority;
+  readonly #adminIdentity: CertKeyPair;
+  readonly #reaper: Reaper;
+  readonly #options: EnvironmentOptions;
+  #etcd: Etcd;
+  #apiServer: KubeApiServer;
+  #controllerManager: ManagedProcess | undefined;
+  #stopped = false;
+
+  private constructor(init: {
+    dir: string; binDir: string; ca: CertificateAuthority; adminIdentity: CertKeyPair; reaper: Reaper;
+    etcd: Etcd; apiServer: KubeApiServer; admin: User; options: EnvironmentOptions;
+  }) {
+    this.dir = init.dir;
+    this.binDir = init.binDir;
+    this.#ca = init.ca;
+    this.#adminIdentity = init.adminIdentity;
+    this.#reaper = init.reaper;
+    this.#etcd = init.etcd;
+    this.#apiServer = init.apiServer;
+    this.admin = init.admin;
+    this.#options = init.options;
+  }
+
+  /** Starts a control plane. Call `stop()` (or use `await using`) when done. */
+  static async start(options: EnvironmentOptions = {}): Promise<Environment> {
+    const binDir = options.binaryAssetsDir ?? (await resolveAssets(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion })).dir;
+    const reaper = new Reaper();
+    const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));
+    reaper.watchDir(dir);
+    const processes: ManagedProcess[] = [];
+    try {
+      const ca = await CertificateAuthority.create('tsoperator-envtest-ca');
+      const adminIdentity = await ca.issue({ commonName: 'admin', organizations: ['system:masters'], usage: 'client' });
+      const etcd = await startEtcd(binDir, dir, options.etcdArgs);
+      processes.push(etcd.process);
+      reaper.watchProcess(etcd.process.pid);
+      const apiServer = await startApiServerWithRetry(binDir, dir, etcd.url, ca, adminIdentity, options.apiServerArgs, reaper);
+      processes.push(apiServer.process);
+      const admin = await writeUser(dir, 'admin', kubeConfigFor(apiServer.url, ca.cert, 'admin', adminIdentity));
+      const env = new Environment({ dir, binDir, ca, adminIdentity, reaper, etcd, apiServer, admin, options });
+      if (options.controllerManager) await env.#startControllerManager();
+      if (options.crdPaths?.length) await env.installCrds(options.crdPaths);
+      return env;
+    } catch (err) {
+      for (const p of processes.reverse()) await p.stop();
+      await rm(dir, { recursive: true, force: true });
+      reaper.release();
+      throw err;
+    }
+  }
+
+  /** The API server's URL, `https://127.0.0.1:<port>`. */
+  get server(): string {
+    return this.#apiServer.url;
+  }
+
+  /** The admin KubeConfig (system:masters). */
+  get kubeConfig(): KubeConfig {
+    return this.admin.kubeConfig;
+  }
+
+  /** Path of the admin kubeconfig file, for child processes and kubectl. */
+  get kubeconfigPath(): string {
+    return this.admin.kubeconfigPath;
+  }
+
+  /** etcd's client URL, for tests that act on storage directly (compaction, for one). */
+  get etcdUrl(): string {
+    return this.#etcd.url;
+  }
+
+  /** An identity authenticated by a client certificate, with no permission beyond what RBAC binds to it. */
+  async addUser(name: string, groups: readonly string[] = []): Promise<User> {
+    const identity = await this.#ca.issue({ commonName: name, organizations: groups, usage: 'client' });
+    return writeUser(this.dir, name, kubeConfigFor(this.server, this.#ca.cert, name, identity));
+  }
+
+  /** Installs CRDs from files or folders and waits until they are Established and served. */
+  async installCrds(paths: readonly string[]): Promise<V1CustomResourceDefinition[]> {
+    return installCrds(this.kubeConfig, paths);
+  }
+
+  /**
+   * Stops kube-apiserver (SIGKILL when `crash`, else SIGTERM) and starts it again on the same port,
+   * with `extraArgs` replacing the start-time extra flags when given. etcd keeps its data.
+   */
+  async restartApiServer(options: { crash?: boolean; downtimeMs?: number; extraArgs?: readonly string[] } = {}): Promise<void> {
+    const old = this.#apiServer;
+    await (options.crash ? old.process.kill() : old.process.stop());
+    this.#reaper.forgetProcess(old.process.pid);
+    if (options.downtimeMs) await new Promise((r) => setTimeout(r, options.downtimeMs));
+    const port = Number(new URL(old.url).port);
+    this.#apiServer = await startKubeApiServer({
+      binDir: this.binDir, dir: this.dir, etcdUrl: this.#etcd.url, ca: this.#ca, admin: this.#adminIdentity, port,
+      extraArgs: options.extraArgs ?? this.#options.apiServerArgs ?? [],
+    });
+    this.#reaper.watchProcess(this.#apiServer.process.pid);
+  }
+
+  /** Stops every process this environment started and removes its folder. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    await this.#controllerManager?.stop();
+    await this.#apiServer.process.stop();
+    await this.#etcd.process.stop();
+    await rm(this.dir, { recursive: true, force: true });
+    this.#reaper.release();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
+  /** PIDs of the processes this environment runs, for tests that check nothing is left behind. */
+  get pids(): number[] {
+    return [this.#etcd.process.pid, this.#apiServer.process.pid, ...(this.#controllerManager ? [this.#controllerManager.pid] : [])];
+  }
+
+  async #startControllerManager(): Promise<void> {
+    const settings = typeof this.#options.controllerManager === 'object' ? this.#options.controllerManager : {};
+    this.#controllerManager = await startKubeControllerManager({
+      binDir: this.binDir,
+      kubeconfigPath: this.kubeconfigPath,
+      serviceAccountKeyFile: this.#apiServer.serviceAccountKeyFile,
+      caFile: this.#apiServer.caFile,
+      tls: { ca: this.#ca.cert, cert: this.#adminIdentity.cert, key: this.#adminIdentity.key },
+      ...(settings.controllers ? { controllers: settings.controllers } : {}),
+    });
+    this.#reaper.watchProcess(this.#controllerManager.pid);
+  }
+}
+
+/** Shorthand for `Environment.start(options)`. */
+export function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+  return Environment.start(options);
+}
+
+async function writeUser(dir: string, name: string, kubeConfig: KubeConfig): Promise<User> {
+  const kubeconfigPath = join(dir, `${name.replace(/[^\w.-]/g, '_')}.kubeconfig`);
+  await writeFile(kubeconfigPath, kubeConfig.exportConfig(), { mode: 0o600 });
+  return { name, kubeConfig, kubeconfigPath };
+}
+
+/** A free port can be taken by another process before kube-apiserver binds it; try again then. */
+async function startApiServerWithRetry(
+  binDir: string, dir: string, etcdUrl: string, ca: CertificateAuthority, admin: CertKeyPair,
+  extraArgs: readonly string[] | undefined, reaper: Reaper,
+): Promise<KubeApiServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const server = await startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [] });
+      reaper.watchProcess(server.process.pid);
+      return server;
+    } catch (err) {
+      const portTaken = err instanceof TsoperatorError && /address already in use/.test(err.message);
+      if (!portTaken || attempt >= 3) throw err;
+    }
+  }
+}

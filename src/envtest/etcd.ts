@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { ManagedProcess } from './process.ts';
+import { freePort } from './ports.ts';
+import { waitUntilReady } from './wait.ts';
+
+export interface Etcd {
+  readonly url: string;
+  readonly process: ManagedProcess;
+}
+
+/** Starts etcd on free loopback ports with its data in `dataDir`, and waits until it is healthy. */
+export async function startEtcd(binDir: string, dataDir: string, extraArgs: readonly string[] = []): Promise<Etcd> {
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${clientPort}`;
+  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    `--data-dir=${join(dataDir, 'etcd')}`,
+    `--listen-client-urls=${url}`,
+    `--advertise-client-urls=${url}`,
+    `--listen-peer-urls=${peerUrl}`,
+    `--initial-advertise-peer-urls=${peerUrl}`,
+    `--initial-cluster=default=${peerUrl}`,
+    // Test data need not survive a power cut; fsync dominates etcd's latency on a small disk.
+    '--unsafe-no-fsync',
+    '--log-level=warn',
+    ...extraArgs,
+  ];
+  const process = new ManagedProcess('etcd', join(binDir, 'etcd'), args);
+  await waitUntilReady(process, async () => (await fetch(`${url}/health`)).ok, 30_000);
+  return { url, process };
+}
