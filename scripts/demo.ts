@@ -4,11 +4,19 @@
 import { execFileSync } from 'node:child_process';
 import { startEnvironment } from '../src/envtest/index.ts';
 
-const cli = (args: string[]): string => execFileSync(process.execPath, ['bin/tsoperator.js', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const cli = (args: string[]): string =>
+  execFileSync(process.execPath, ['bin/tsoperator.js', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 
 console.log(cli(['--help']));
 const assets = cli(['envtest', 'use']).trim();
 console.log(`control-plane binaries: ${assets}`);
 await using env = await startEnvironment({ binaryAssetsDir: assets });
 console.log(`kube-apiserver ready at ${env.server}; kubeconfig ${env.kubeconfigPath}`);
-console.log(execFileSync(`${assets}/kubectl`, ['--kubeconfig', env.kubeconfigPath, 'get', 'namespaces'], { encoding: 'utf8' }));
+console.log(
+  execFileSync(`${assets}/kubectl`, ['--kubeconfig', env.kubeconfigPath, 'get', 'namespaces'], {
+    encoding: 'utf8',
+  }),
+);

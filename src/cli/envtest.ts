@@ -13,7 +13,9 @@ interface UseOptions {
 export function registerEnvtestCommand(program: Command): void {
   const envtest = program
     .command('envtest')
-    .description('find, download or build kube-apiserver, etcd, kubectl and kube-controller-manager for tests');
+    .description(
+      'find, download or build kube-apiserver, etcd, kubectl and kube-controller-manager for tests',
+    );
   envtest
     .command('use', { isDefault: true })
     .description('print the folder holding the binaries for a Kubernetes version (KUBEBUILDER_ASSETS layout)')
@@ -30,6 +32,8 @@ export function registerEnvtestCommand(program: Command): void {
         ...(options.indexUrl === undefined ? {} : { indexUrl: options.indexUrl }),
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });
-      process.stdout.write(options.printEnv ? `export KUBEBUILDER_ASSETS='${assets.dir}'\n` : `${assets.dir}\n`);
+      process.stdout.write(
+        options.printEnv ? `export KUBEBUILDER_ASSETS='${assets.dir}'\n` : `${assets.dir}\n`,
+      );
     });
 }

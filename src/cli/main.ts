@@ -25,6 +25,8 @@ function reportError(err: unknown): number {
     process.stderr.write(`Error: ${err.message}\n`);
     return err.exitCode;
   }
-  process.stderr.write(`Internal error (please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `Internal error (please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   return 1;
 }

@@ -8,7 +8,9 @@ import { registerEnvtestCommand } from './envtest.ts';
  */
 export function createProgram(): Command {
   const program = new Command('tsoperator')
-    .description('Kubebuilder for TypeScript: scaffold, generate manifests for, and test Kubernetes operators.')
+    .description(
+      'Kubebuilder for TypeScript: scaffold, generate manifests for, and test Kubernetes operators.',
+    )
     .version(tsoperatorVersion(), '-v, --version', 'print the tsoperator version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();

@@ -77,7 +77,12 @@ function cachedAssets(dir: string): Assets | undefined {
   return missing.length === 0 ? { dir, source: 'cache', missing } : undefined;
 }
 
-async function fetchAssets(version: string, dir: string, root: string, options: ResolveAssetsOptions): Promise<Assets> {
+async function fetchAssets(
+  version: string,
+  dir: string,
+  root: string,
+  options: ResolveAssetsOptions,
+): Promise<Assets> {
   const progress = options.onProgress ?? (() => undefined);
   const tried: string[] = [];
   const canBuild = (options.allowBuild ?? true) && (await goAvailable());
@@ -90,7 +95,14 @@ async function fetchAssets(version: string, dir: string, root: string, options: 
     });
     if (outcome.kind === 'downloaded') {
       // Envtest archives carry no kube-controller-manager; build it when Go is here.
-      if (canBuild) await buildFromGo({ version, dest: dir, workRoot: join(root, 'envtest', 'build'), only: ['kube-controller-manager'], onProgress: progress });
+      if (canBuild)
+        await buildFromGo({
+          version,
+          dest: dir,
+          workRoot: join(root, 'envtest', 'build'),
+          only: ['kube-controller-manager'],
+          onProgress: progress,
+        });
       return { dir, source: 'download', missing: missingBinaries(dir) };
     }
     tried.push(`download: ${outcome.reason}`);

@@ -2,7 +2,12 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
 /** The binaries a test control plane is made of, in the KUBEBUILDER_ASSETS layout. */
-export const CONTROL_PLANE_BINARIES = ['etcd', 'kube-apiserver', 'kubectl', 'kube-controller-manager'] as const;
+export const CONTROL_PLANE_BINARIES = [
+  'etcd',
+  'kube-apiserver',
+  'kubectl',
+  'kube-controller-manager',
+] as const;
 export type ControlPlaneBinary = (typeof CONTROL_PLANE_BINARIES)[number];
 
 /** Binaries every envtest release archive has; kube-controller-manager is only in our Go build. */

@@ -1,7 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiextensionsV1Api, CustomObjectsApi, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 
@@ -9,7 +14,11 @@ import { TsoperatorError } from '../errors.ts';
  * Creates (or replaces) every CustomResourceDefinition found in the YAML files under `paths` and
  * waits until each is Established, so tests can create objects of those kinds at once.
  */
-export async function installCrds(kc: KubeConfig, paths: readonly string[], timeoutMs = 30_000): Promise<V1CustomResourceDefinition[]> {
+export async function installCrds(
+  kc: KubeConfig,
+  paths: readonly string[],
+  timeoutMs = 30_000,
+): Promise<V1CustomResourceDefinition[]> {
   const crds: V1CustomResourceDefinition[] = [];
   for (const path of paths) crds.push(...(await readCrds(path)));
   const api = kc.makeApiClient(ApiextensionsV1Api);
@@ -25,12 +34,20 @@ async function readCrds(path: string): Promise<V1CustomResourceDefinition[]> {
   if (!info) throw new TsoperatorError(`CRD path ${path} does not exist.`);
   if (info.isDirectory()) {
     const entries = (await readdir(path)).sort();
-    const nested = await Promise.all(entries.map((e) => join(path, e)).filter(isYamlOrDir).map(readCrds));
+    const nested = await Promise.all(
+      entries
+        .map((e) => join(path, e))
+        .filter(isYamlOrDir)
+        .map(readCrds),
+    );
     return nested.flat();
   }
   if (!['.yaml', '.yml', '.json'].includes(extname(path))) return [];
   const docs = loadAll(await readFile(path, 'utf8')) as unknown[];
-  return docs.filter((d): d is V1CustomResourceDefinition => (d as { kind?: string } | null)?.kind === 'CustomResourceDefinition');
+  return docs.filter(
+    (d): d is V1CustomResourceDefinition =>
+      (d as { kind?: string } | null)?.kind === 'CustomResourceDefinition',
+  );
 }
 
 function isYamlOrDir(path: string): boolean {
@@ -47,7 +64,10 @@ async function createOrReplace(api: ApiextensionsV1Api, crd: V1CustomResourceDef
     const existing = await api.readCustomResourceDefinition({ name });
     await api.replaceCustomResourceDefinition({
       name,
-      body: { ...crd, metadata: { ...crd.metadata, name, resourceVersion: existing.metadata?.resourceVersion } },
+      body: {
+        ...crd,
+        metadata: { ...crd.metadata, name, resourceVersion: existing.metadata?.resourceVersion },
+      },
     });
   }
 }
@@ -64,15 +84,27 @@ async function waitEstablished(api: ApiextensionsV1Api, name: string, timeoutMs:
 }
 
 /** Established is set before every API server path serves the kind; list each version until it answers. */
-async function waitServed(api: CustomObjectsApi, crd: V1CustomResourceDefinition, timeoutMs: number): Promise<void> {
+async function waitServed(
+  api: CustomObjectsApi,
+  crd: V1CustomResourceDefinition,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const version of crd.spec.versions.filter((v) => v.served)) {
     for (;;) {
       try {
-        await api.listClusterCustomObject({ group: crd.spec.group, version: version.name, plural: crd.spec.names.plural, limit: 1 });
+        await api.listClusterCustomObject({
+          group: crd.spec.group,
+          version: version.name,
+          plural: crd.spec.names.plural,
+          limit: 1,
+        });
         break;
       } catch (err) {
-        if (Date.now() > deadline) throw new TsoperatorError(`${crd.spec.names.plural}.${crd.spec.group}/${version.name} was not served within ${timeoutMs / 1000} s (${String(err)}).`);
+        if (Date.now() > deadline)
+          throw new TsoperatorError(
+            `${crd.spec.names.plural}.${crd.spec.group}/${version.name} was not served within ${timeoutMs / 1000} s (${String(err)}).`,
+          );
         await sleep(50);
       }
     }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { execa } from 'execa';
-import { load as parseYaml } from 'js-yaml';
+import { FAILSAFE_SCHEMA, load as parseYaml } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 import { ARCHIVE_BINARIES } from './binaries.ts';
 import { platform } from './paths.ts';
@@ -42,7 +42,8 @@ export async function downloadRelease(options: DownloadOptions): Promise<Downloa
   const archiveName = `envtest-v${options.version}-${platform().os}-${platform().arch}.tar.gz`;
   let index: unknown;
   try {
-    index = parseYaml(await fetchText(options.indexUrl, timeoutMs));
+    // Every scalar as a string: an all-digit hash must not turn into a number.
+    index = parseYaml(await fetchText(options.indexUrl, timeoutMs), { schema: FAILSAFE_SCHEMA });
   } catch (err) {
     return { kind: 'unavailable', reason: `could not read ${options.indexUrl} (${describe(err)})` };
   }
@@ -71,7 +72,8 @@ export async function downloadRelease(options: DownloadOptions): Promise<Downloa
 }
 
 function findRelease(index: unknown, version: string, archiveName: string): ReleaseEntry | undefined {
-  const releases = (index as { releases?: Record<string, Record<string, Partial<ReleaseEntry>>> } | null)?.releases;
+  const releases = (index as { releases?: Record<string, Record<string, Partial<ReleaseEntry>>> } | null)
+    ?.releases;
   const entry = releases?.[`v${version}`]?.[archiveName];
   if (typeof entry?.hash !== 'string' || typeof entry.selfLink !== 'string') return undefined;
   return { hash: entry.hash, selfLink: entry.selfLink };

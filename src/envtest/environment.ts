@@ -53,8 +53,15 @@ export class Environment {
   #stopped = false;
 
   private constructor(init: {
-    dir: string; binDir: string; ca: CertificateAuthority; adminIdentity: CertKeyPair; reaper: Reaper;
-    etcd: Etcd; apiServer: KubeApiServer; admin: User; options: EnvironmentOptions;
+    dir: string;
+    binDir: string;
+    ca: CertificateAuthority;
+    adminIdentity: CertKeyPair;
+    reaper: Reaper;
+    etcd: Etcd;
+    apiServer: KubeApiServer;
+    admin: User;
+    options: EnvironmentOptions;
   }) {
     this.dir = init.dir;
     this.binDir = init.binDir;
@@ -69,21 +76,53 @@ export class Environment {
 
   /** Starts a control plane. Call `stop()` (or use `await using`) when done. */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
-    const binDir = options.binaryAssetsDir ?? (await resolveAssets(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion })).dir;
+    const binDir =
+      options.binaryAssetsDir ??
+      (
+        await resolveAssets(
+          options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion },
+        )
+      ).dir;
     const reaper = new Reaper();
     const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));
     reaper.watchDir(dir);
     const processes: ManagedProcess[] = [];
     try {
       const ca = await CertificateAuthority.create('tsoperator-envtest-ca');
-      const adminIdentity = await ca.issue({ commonName: 'admin', organizations: ['system:masters'], usage: 'client' });
+      const adminIdentity = await ca.issue({
+        commonName: 'admin',
+        organizations: ['system:masters'],
+        usage: 'client',
+      });
       const etcd = await startEtcd(binDir, dir, options.etcdArgs);
       processes.push(etcd.process);
       reaper.watchProcess(etcd.process.pid);
-      const apiServer = await startApiServerWithRetry(binDir, dir, etcd.url, ca, adminIdentity, options.apiServerArgs, reaper);
+      const apiServer = await startApiServerWithRetry(
+        binDir,
+        dir,
+        etcd.url,
+        ca,
+        adminIdentity,
+        options.apiServerArgs,
+        reaper,
+      );
       processes.push(apiServer.process);
-      const admin = await writeUser(dir, 'admin', kubeConfigFor(apiServer.url, ca.cert, 'admin', adminIdentity));
-      const env = new Environment({ dir, binDir, ca, adminIdentity, reaper, etcd, apiServer, admin, options });
+      const admin = await writeUser(
+        dir,
+        'admin',
+        kubeConfigFor(apiServer.url, ca.cert, 'admin', adminIdentity),
+      );
+      const env = new Environment({
+        dir,
+        binDir,
+        ca,
+        adminIdentity,
+        reaper,
+        etcd,
+        apiServer,
+        admin,
+        options,
+      });
       if (options.controllerManager) await env.#startControllerManager();
       if (options.crdPaths?.length) await env.installCrds(options.crdPaths);
       return env;
@@ -130,14 +169,21 @@ export class Environment {
    * Stops kube-apiserver (SIGKILL when `crash`, else SIGTERM) and starts it again on the same port,
    * with `extraArgs` replacing the start-time extra flags when given. etcd keeps its data.
    */
-  async restartApiServer(options: { crash?: boolean; downtimeMs?: number; extraArgs?: readonly string[] } = {}): Promise<void> {
+  async restartApiServer(
+    options: { crash?: boolean; downtimeMs?: number; extraArgs?: readonly string[] } = {},
+  ): Promise<void> {
     const old = this.#apiServer;
     await (options.crash ? old.process.kill() : old.process.stop());
     this.#reaper.forgetProcess(old.process.pid);
     if (options.downtimeMs) await new Promise((r) => setTimeout(r, options.downtimeMs));
     const port = Number(new URL(old.url).port);
     this.#apiServer = await startKubeApiServer({
-      binDir: this.binDir, dir: this.dir, etcdUrl: this.#etcd.url, ca: this.#ca, admin: this.#adminIdentity, port,
+      binDir: this.binDir,
+      dir: this.dir,
+      etcdUrl: this.#etcd.url,
+      ca: this.#ca,
+      admin: this.#adminIdentity,
+      port,
       extraArgs: options.extraArgs ?? this.#options.apiServerArgs ?? [],
     });
     this.#reaper.watchProcess(this.#apiServer.process.pid);
@@ -160,11 +206,16 @@ export class Environment {
 
   /** PIDs of the processes this environment runs, for tests that check nothing is left behind. */
   get pids(): number[] {
-    return [this.#etcd.process.pid, this.#apiServer.process.pid, ...(this.#controllerManager ? [this.#controllerManager.pid] : [])];
+    return [
+      this.#etcd.process.pid,
+      this.#apiServer.process.pid,
+      ...(this.#controllerManager ? [this.#controllerManager.pid] : []),
+    ];
   }
 
   async #startControllerManager(): Promise<void> {
-    const settings = typeof this.#options.controllerManager === 'object' ? this.#options.controllerManager : {};
+    const settings =
+      typeof this.#options.controllerManager === 'object' ? this.#options.controllerManager : {};
     this.#controllerManager = await startKubeControllerManager({
       binDir: this.binDir,
       kubeconfigPath: this.kubeconfigPath,
@@ -190,12 +241,24 @@ async function writeUser(dir: string, name: string, kubeConfig: KubeConfig): Pro
 
 /** A free port can be taken by another process before kube-apiserver binds it; try again then. */
 async function startApiServerWithRetry(
-  binDir: string, dir: string, etcdUrl: string, ca: CertificateAuthority, admin: CertKeyPair,
-  extraArgs: readonly string[] | undefined, reaper: Reaper,
+  binDir: string,
+  dir: string,
+  etcdUrl: string,
+  ca: CertificateAuthority,
+  admin: CertKeyPair,
+  extraArgs: readonly string[] | undefined,
+  reaper: Reaper,
 ): Promise<KubeApiServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const server = await startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [] });
+      const server = await startKubeApiServer({
+        binDir,
+        dir,
+        etcdUrl,
+        ca,
+        admin,
+        extraArgs: extraArgs ?? [],
+      });
       reaper.watchProcess(server.process.pid);
       return server;
     } catch (err) {

@@ -9,7 +9,11 @@ export interface Etcd {
 }
 
 /** Starts etcd on free loopback ports with its data in `dataDir`, and waits until it is healthy. */
-export async function startEtcd(binDir: string, dataDir: string, extraArgs: readonly string[] = []): Promise<Etcd> {
+export async function startEtcd(
+  binDir: string,
+  dataDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<Etcd> {
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;

@@ -47,19 +47,39 @@ export async function buildFromGo(options: GoBuildOptions): Promise<void> {
   const staging = await mkdtemp(join(dirname(options.dest), '.build-'));
   try {
     const k8sModule = join(options.workRoot, `kubernetes-${options.version}`);
-    await writeWrapper(k8sModule, goModuleWrapper({
-      require: [['k8s.io/kubernetes', `v${options.version}`]],
-      replace: kubernetesStagingReplaces(await readFile(kubernetes.goMod, 'utf8'), options.version),
-    }));
+    await writeWrapper(
+      k8sModule,
+      goModuleWrapper({
+        require: [['k8s.io/kubernetes', `v${options.version}`]],
+        replace: kubernetesStagingReplaces(await readFile(kubernetes.goMod, 'utf8'), options.version),
+      }),
+    );
     for (const binary of wanted.filter((b) => b !== 'etcd')) {
       const pkg = KUBERNETES_COMMANDS[binary as keyof typeof KUBERNETES_COMMANDS];
-      await goBuild(k8sModule, pkg, join(staging, binary), kubernetesLdflags(options.version), binary, options.onProgress);
+      await goBuild(
+        k8sModule,
+        pkg,
+        join(staging, binary),
+        kubernetesLdflags(options.version),
+        binary,
+        options.onProgress,
+      );
     }
     if (wanted.includes('etcd')) {
       const etcdVersion = await pinnedEtcdVersion(kubernetes.dir);
       const etcdModule = join(options.workRoot, `etcd-${etcdVersion}`);
-      await writeWrapper(etcdModule, goModuleWrapper({ require: [['go.etcd.io/etcd/server/v3', `v${etcdVersion}`]], replace: [] }));
-      await goBuild(etcdModule, 'go.etcd.io/etcd/server/v3', join(staging, 'etcd'), ['-s', '-w'], `etcd ${etcdVersion}`, options.onProgress);
+      await writeWrapper(
+        etcdModule,
+        goModuleWrapper({ require: [['go.etcd.io/etcd/server/v3', `v${etcdVersion}`]], replace: [] }),
+      );
+      await goBuild(
+        etcdModule,
+        'go.etcd.io/etcd/server/v3',
+        join(staging, 'etcd'),
+        ['-s', '-w'],
+        `etcd ${etcdVersion}`,
+        options.onProgress,
+      );
     }
     await placeBinaries(staging, options.dest, wanted);
   } finally {
@@ -74,7 +94,9 @@ interface DownloadedModule {
 
 async function downloadModule(spec: string, version: string): Promise<DownloadedModule> {
   try {
-    const { stdout } = await execa('go', ['mod', 'download', '-json', spec], { env: { GOFLAGS: '-mod=mod' } });
+    const { stdout } = await execa('go', ['mod', 'download', '-json', spec], {
+      env: { GOFLAGS: '-mod=mod' },
+    });
     const info = JSON.parse(stdout) as { Dir: string; GoMod: string };
     return { dir: info.Dir, goMod: info.GoMod };
   } catch (err) {
@@ -89,7 +111,8 @@ async function downloadModule(spec: string, version: string): Promise<Downloaded
 async function pinnedEtcdVersion(kubernetesDir: string): Promise<string> {
   const script = await readFile(join(kubernetesDir, 'hack', 'lib', 'etcd.sh'), 'utf8');
   const match = /ETCD_VERSION=\$\{ETCD_VERSION:-([0-9.]+)\}/.exec(script);
-  if (!match?.[1]) throw new TsoperatorError(`Could not find the pinned etcd version in ${kubernetesDir}/hack/lib/etcd.sh.`);
+  if (!match?.[1])
+    throw new TsoperatorError(`Could not find the pinned etcd version in ${kubernetesDir}/hack/lib/etcd.sh.`);
   return match[1];
 }
 
@@ -136,18 +159,27 @@ async function goBuild(
     onProgress(`  ${label}: ${packages} packages compiled, ${Math.round((Date.now() - started) / 1000)} s`);
   }, 20_000);
   try {
-    const build = execa('go', ['build', '-v', '-mod=mod', '-trimpath', `-ldflags=${ldflags.join(' ')}`, '-o', output, pkg], {
-      cwd: moduleDir,
-      env: { CGO_ENABLED: '0' },
-      all: true,
-    });
+    const build = execa(
+      'go',
+      ['build', '-v', '-mod=mod', '-trimpath', `-ldflags=${ldflags.join(' ')}`, '-o', output, pkg],
+      {
+        cwd: moduleDir,
+        env: { CGO_ENABLED: '0' },
+        all: true,
+      },
+    );
     build.stderr?.on('data', (chunk: Buffer) => {
-      packages += chunk.toString().split('\n').filter((l) => l && !l.startsWith('go: ')).length;
+      packages += chunk
+        .toString()
+        .split('\n')
+        .filter((l) => l && !l.startsWith('go: ')).length;
     });
     await build;
   } catch (err) {
     const output = err instanceof ExecaError ? String(err.all ?? err.message) : String(err);
-    throw new TsoperatorError(`Building ${label} with Go failed:\n${output.split('\n').slice(-30).join('\n')}`);
+    throw new TsoperatorError(
+      `Building ${label} with Go failed:\n${output.split('\n').slice(-30).join('\n')}`,
+    );
   } finally {
     clearInterval(ticker);
   }
@@ -166,5 +198,10 @@ async function placeBinaries(staging: string, dest: string, names: readonly stri
 }
 
 function firstLine(text: string): string {
-  return text.trim().split('\n').find((l) => l.trim()) ?? 'no output';
+  return (
+    text
+      .trim()
+      .split('\n')
+      .find((l) => l.trim()) ?? 'no output'
+  );
 }

@@ -60,11 +60,17 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   const process = new ManagedProcess('kube-apiserver', join(options.binDir, 'kube-apiserver'), args);
   const url = `https://127.0.0.1:${port}`;
   const tls = { ca: options.ca.cert, cert: options.admin.cert, key: options.admin.key };
-  await waitUntilReady(process, async () => (await httpsStatus(`${url}/readyz`, tls)) === 200, options.startTimeoutMs ?? 90_000);
+  await waitUntilReady(
+    process,
+    async () => (await httpsStatus(`${url}/readyz`, tls)) === 200,
+    options.startTimeoutMs ?? 90_000,
+  );
   return { url, process, serviceAccountKeyFile: files.saPrivate, caFile: files.ca };
 }
 
-async function writeServerFiles(options: KubeApiServerOptions): Promise<Record<'ca' | 'servingCert' | 'servingKey' | 'saPublic' | 'saPrivate', string>> {
+async function writeServerFiles(
+  options: KubeApiServerOptions,
+): Promise<Record<'ca' | 'servingCert' | 'servingKey' | 'saPublic' | 'saPrivate', string>> {
   const serving = await options.ca.issue({
     commonName: 'kube-apiserver',
     usage: 'server',

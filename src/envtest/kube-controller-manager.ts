@@ -26,7 +26,9 @@ export interface KubeControllerManagerOptions {
 }
 
 /** Starts kube-controller-manager against the test API server and waits for its /healthz. */
-export async function startKubeControllerManager(options: KubeControllerManagerOptions): Promise<ManagedProcess> {
+export async function startKubeControllerManager(
+  options: KubeControllerManagerOptions,
+): Promise<ManagedProcess> {
   const port = await freePort();
   const args = [
     `--kubeconfig=${options.kubeconfigPath}`,
@@ -43,7 +45,19 @@ export async function startKubeControllerManager(options: KubeControllerManagerO
     '--concurrent-gc-syncs=5',
     ...(options.extraArgs ?? []),
   ];
-  const process = new ManagedProcess('kube-controller-manager', join(options.binDir, 'kube-controller-manager'), args);
-  await waitUntilReady(process, async () => (await httpsStatus(`https://127.0.0.1:${port}/healthz`, { ...options.tls, rejectUnauthorized: false })) === 200, 60_000);
+  const process = new ManagedProcess(
+    'kube-controller-manager',
+    join(options.binDir, 'kube-controller-manager'),
+    args,
+  );
+  await waitUntilReady(
+    process,
+    async () =>
+      (await httpsStatus(`https://127.0.0.1:${port}/healthz`, {
+        ...options.tls,
+        rejectUnauthorized: false,
+      })) === 200,
+    60_000,
+  );
   return process;
 }

@@ -4,7 +4,12 @@ import type { CertKeyPair } from './certs.ts';
 const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
 
 /** A KubeConfig for one client-certificate identity on a test API server. */
-export function kubeConfigFor(server: string, caPem: string, user: string, identity: CertKeyPair): KubeConfig {
+export function kubeConfigFor(
+  server: string,
+  caPem: string,
+  user: string,
+  identity: CertKeyPair,
+): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'envtest', server, caData: b64(caPem), skipTLSVerify: false }],

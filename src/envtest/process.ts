@@ -14,15 +14,27 @@ export class ManagedProcess {
   readonly #child: ChildProcess;
   readonly #lines: string[] = [];
 
-  constructor(name: string, command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  constructor(
+    name: string,
+    command: string,
+    args: readonly string[],
+    options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
     this.name = name;
     // detached: the process leads its own group, so stop() and the reaper can end its children too.
-    this.#child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.#child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     if (this.#child.pid === undefined) throw new Error(`could not start ${command}`);
     this.pid = this.#child.pid;
     this.#child.stdout?.on('data', (chunk: Buffer) => this.#keep(chunk));
     this.#child.stderr?.on('data', (chunk: Buffer) => this.#keep(chunk));
-    this.exited = once(this.#child, 'exit').then(([code, signal]) => (code === null ? String(signal) : `exit code ${String(code)}`));
+    this.exited = once(this.#child, 'exit').then(([code, signal]) =>
+      code === null ? String(signal) : `exit code ${String(code)}`,
+    );
     // The exit promise may be awaited only on failure; never let it go unhandled.
     this.exited.catch(() => undefined);
   }
@@ -64,7 +76,12 @@ export class ManagedProcess {
   }
 
   #keep(chunk: Buffer): void {
-    this.#lines.push(...chunk.toString().split('\n').filter((l) => l.length > 0));
+    this.#lines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter((l) => l.length > 0),
+    );
     if (this.#lines.length > KEPT_OUTPUT_LINES) this.#lines.splice(0, this.#lines.length - KEPT_OUTPUT_LINES);
   }
 }
@@ -77,7 +94,9 @@ export class Reaper {
   readonly #child: ChildProcess;
 
   constructor() {
-    const script = fileURLToPath(new URL(`./reaper${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+    const script = fileURLToPath(
+      new URL(`./reaper${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    );
     this.#child = spawn(process.execPath, [script], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     this.#child.unref();
     // The pipe must not keep the event loop alive either.

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DEFAULT_KUBERNETES_VERSION } from '../../../src/envtest/index.ts';
+import { runTsoperator } from '../../support/cli.ts';
+
+// An empty tsoperator cache forces the Go build path; Go's own build cache stays shared, so the
+// compile work done by the suite's first `envtest use` is reused and this mostly links.
+describe('tsoperator envtest use, from an empty cache', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'tsoperator-empty-cache-'));
+  const env = { ...process.env, TSOPERATOR_CACHE: cache, KUBEBUILDER_ASSETS: '' };
+  after(() => rmSync(cache, { recursive: true, force: true }));
+
+  it('builds all four binaries from the Go module proxy, reporting progress, then answers from the cache', async () => {
+    const first = await runTsoperator(['envtest', 'use', '--no-download'], { env });
+    assert.equal(first.code, 0, first.stderr);
+    const dir = first.stdout.trim();
+    assert.ok(dir.startsWith(join(cache, 'envtest', 'k8s', `${DEFAULT_KUBERNETES_VERSION}-`)), dir);
+    assert.match(first.stderr, /building kube-apiserver from the Go module proxy/);
+    assert.match(first.stderr, /built etcd 3\.\d+\.\d+ in \d+ s/);
+    const version = execFileSync(join(dir, 'kube-apiserver'), ['--version'], { encoding: 'utf8' });
+    assert.equal(version.trim(), `Kubernetes v${DEFAULT_KUBERNETES_VERSION}`);
+    assert.match(
+      execFileSync(join(dir, 'kubectl'), ['version', '--client'], { encoding: 'utf8' }),
+      new RegExp(`v${DEFAULT_KUBERNETES_VERSION}`),
+    );
+    assert.match(execFileSync(join(dir, 'etcd'), ['--version'], { encoding: 'utf8' }), /etcd Version: 3\./);
+    assert.match(
+      execFileSync(join(dir, 'kube-controller-manager'), ['--version'], { encoding: 'utf8' }),
+      new RegExp(`v${DEFAULT_KUBERNETES_VERSION}`),
+    );
+
+    const second = await runTsoperator(['envtest', 'use', '--no-download'], { env });
+    assert.deepEqual(second, { code: 0, stdout: `${dir}\n`, stderr: '' });
+  });
+
+  it('gives a clear error for a version the Go module proxy does not have', async () => {
+    const result = await runTsoperator(['envtest', 'use', '1.37.99', '--no-download'], { env });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /^Error: Kubernetes 1\.37\.99 could not be fetched from the Go module proxy \(.+\)\. Check the version/,
+    );
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+});
