@@ -1,0 +1,278 @@
+import { type Clock, systemClock } from '../clock/clock.ts';
+import type { AddOptions } from './add-options.ts';
+import { defaultControllerRateLimiter } from './default-controller-rate-limiter.ts';
+import { DelayHeap } from './delay-heap.ts';
+import { noopWorkqueueMetricsProvider } from './noop-workqueue-metrics-provider.ts';
+import type { PendingKey } from './pending-key.ts';
+import { PriorityReadyQueue } from './priority-ready-queue.ts';
+import { defaultWorkqueueMetricsProvider } from './prometheus-workqueue-metrics-provider.ts';
+import { type QueueItem, SHUTDOWN } from './queue-item.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import type {
+  CounterMetric,
+  DepthMetric,
+  HistogramMetric,
+  InFlightWork,
+  WorkqueueMetricsProvider,
+} from './workqueue-metrics-provider.ts';
+
+export interface WorkqueueOptions<K extends string> {
+  /** Names the queue in the workqueue_* metrics (`name` and `controller` labels). Default: '' (no metrics). */
+  name?: string;
+  /** Decides the delays of `addRateLimited`. Default: `defaultControllerRateLimiter(clock)`. */
+  rateLimiter?: RateLimiter<K>;
+  /** Measures delays and durations. Default: the system clock. */
+  clock?: Clock;
+  /** Where the metrics go. Default: the workqueue_* metrics in `metricsRegistry` when `name` is set. */
+  metricsProvider?: WorkqueueMetricsProvider;
+  /**
+   * How many gets in a row may serve a higher priority while a lower one waits; the next serves
+   * the key that waits longest. Default: 10 (lower priorities get at least 1 in 11 gets).
+   */
+  maxOvertakes?: number;
+}
+
+/** The metrics of one queue; `timed` is false when they go nowhere, to skip reading the clock. */
+interface QueueMetrics {
+  readonly timed: boolean;
+  readonly depth: DepthMetric;
+  readonly adds: CounterMetric;
+  readonly queueDuration: HistogramMetric;
+  readonly workDuration: HistogramMetric;
+  readonly retries: CounterMetric;
+}
+
+/**
+ * A work queue with client-go's guarantees, for controllers: a key added many times before it is
+ * handed out is processed once; a key is never handed to two workers at once; a key added again
+ * while it is processed is handed out again after `done`. Keys are strings (`namespace/name`):
+ * JavaScript has no value equality for objects, and a string is the cheapest exact identity a Map
+ * has; `K` may narrow it to a branded or template-literal string type.
+ *
+ * @example
+ * const queue = new Workqueue({ name: 'webapp' });
+ * queue.add('default/my-app');
+ * for (;;) {
+ *   const item = await queue.get();
+ *   if (item.shutdown) break;
+ *   try {
+ *     await reconcile(item.key);
+ *     queue.forget(item.key);
+ *   } catch {
+ *     queue.addRateLimited(item.key);
+ *   } finally {
+ *     queue.done(item.key);
+ *   }
+ * }
+ */
+export class Workqueue<K extends string = string> {
+  /** Keys added and not yet handed out: client-go's dirty set. */
+  readonly #pending = new Map<K, PendingKey<K>>();
+  /** Keys handed out and not yet done, with the clock reading of the hand-out. */
+  readonly #processing = new Map<K, number>();
+  readonly #ready: PriorityReadyQueue<K>;
+  readonly #delayed = new DelayHeap<K>();
+  readonly #getters: ((item: QueueItem<K>) => void)[] = [];
+  readonly #drainWaiters: (() => void)[] = [];
+  readonly #rateLimiter: RateLimiter<K>;
+  readonly #clock: Clock;
+  readonly #metrics: QueueMetrics;
+  readonly #stopInFlightMetrics: () => void;
+  /** Aborts the one sleep that waits for the earliest delayed key. */
+  #timer: AbortController | undefined;
+  #shuttingDown = false;
+  #seq = 0;
+
+  constructor(options: WorkqueueOptions<K> = {}) {
+    const name = options.name ?? '';
+    this.#clock = options.clock ?? systemClock;
+    this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(this.#clock);
+    this.#ready = new PriorityReadyQueue<K>(options.maxOvertakes ?? 10);
+    const provider =
+      options.metricsProvider ??
+      (name === '' ? noopWorkqueueMetricsProvider : defaultWorkqueueMetricsProvider());
+    this.#metrics = {
+      timed: provider !== noopWorkqueueMetricsProvider,
+      depth: provider.depth(name),
+      adds: provider.adds(name),
+      queueDuration: provider.queueDuration(name),
+      workDuration: provider.workDuration(name),
+      retries: provider.retries(name),
+    };
+    this.#stopInFlightMetrics = provider.observeInFlight(name, () => this.#inFlightWork());
+  }
+
+  /** Keys ready to be handed out: not those waiting for a delay, nor those re-added while processed. */
+  get len(): number {
+    return this.#ready.size;
+  }
+
+  /** True once `shutDown` or `shutDownWithDrain` was called. */
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Queues `key` unless it waits already; ignored after shutdown. */
+  add(key: K, options?: AddOptions): void {
+    this.#add(key, options?.priority ?? 0);
+  }
+
+  /**
+   * Queues `key` after `delayMs`; the earliest deadline wins when the key waits already. The delay
+   * is separate from the ready queue, as in client-go: a key added now and after a delay is
+   * processed now and again after the delay.
+   */
+  addAfter(key: K, delayMs: number, options?: AddOptions): void {
+    if (this.#shuttingDown) return;
+    this.#metrics.retries.inc();
+    const priority = options?.priority ?? 0;
+    if (delayMs <= 0) {
+      this.#add(key, priority);
+      return;
+    }
+    if (this.#delayed.push(key, this.#clock.now() + delayMs, priority)) this.#armTimer();
+  }
+
+  /** Queues `key` after the rate limiter's delay for it (a failed attempt). */
+  addRateLimited(key: K, options?: AddOptions): void {
+    this.addAfter(key, this.#rateLimiter.when(key), options);
+  }
+
+  /** Clears the rate limiter's memory of `key`: call it when `key` was processed successfully. */
+  forget(key: K): void {
+    this.#rateLimiter.forget(key);
+  }
+
+  /** How many times `key` was rate-limited since it was last forgotten. */
+  numRequeues(key: K): number {
+    return this.#rateLimiter.numRequeues(key);
+  }
+
+  /**
+   * The next key to process, waiting until there is one. After shutdown, keys still queued are
+   * handed out (as client-go does) and then every get resolves to `{ shutdown: true }`.
+   */
+  get(): Promise<QueueItem<K>> {
+    if (this.#ready.size > 0) return Promise.resolve(this.#take());
+    if (this.#shuttingDown) return Promise.resolve(SHUTDOWN);
+    return new Promise((resolve) => this.#getters.push(resolve));
+  }
+
+  /** Marks `key` processed; if it was added meanwhile, it is queued again now. */
+  done(key: K): void {
+    const startedAt = this.#processing.get(key);
+    if (startedAt === undefined) return;
+    this.#processing.delete(key);
+    if (this.#metrics.timed) this.#metrics.workDuration.observe((this.#clock.now() - startedAt) / 1000);
+    const pending = this.#pending.get(key);
+    if (pending !== undefined) {
+      this.#ready.push(pending);
+      this.#handOut();
+    } else if (this.#processing.size === 0 && this.#drainWaiters.length > 0) {
+      for (const resolve of this.#drainWaiters.splice(0)) resolve();
+    }
+  }
+
+  /** Stops the queue: adds are ignored, delayed keys dropped, idle getters told to stop. */
+  shutDown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.#timer?.abort();
+    this.#timer = undefined;
+    this.#delayed.clear();
+    this.#stopInFlightMetrics();
+    for (const resolve of this.#getters.splice(0)) resolve(SHUTDOWN);
+  }
+
+  /** Shuts down, then resolves once every key handed out is done. */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.#processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  #add(key: K, priority: number): void {
+    if (this.#shuttingDown) return;
+    const pending = this.#pending.get(key);
+    if (pending !== undefined) {
+      if (priority > pending.priority) this.#raise(pending, priority);
+      return;
+    }
+    const metrics = this.#metrics;
+    const entry: PendingKey<K> = {
+      key,
+      priority,
+      seq: this.#seq++,
+      addedAt: metrics.timed ? this.#clock.now() : 0,
+      stale: false,
+    };
+    this.#pending.set(key, entry);
+    metrics.adds.inc();
+    metrics.depth.inc(priority);
+    // A key being processed waits for its `done` before it is queued again.
+    if (this.#processing.has(key)) return;
+    this.#ready.push(entry);
+    if (this.#getters.length > 0) this.#handOut();
+  }
+
+  #raise(pending: PendingKey<K>, priority: number): void {
+    this.#metrics.depth.dec(pending.priority);
+    this.#metrics.depth.inc(priority);
+    if (this.#processing.has(pending.key)) pending.priority = priority;
+    else this.#pending.set(pending.key, this.#ready.raise(pending, priority));
+  }
+
+  #take(): QueueItem<K> {
+    const entry = this.#ready.pop() as PendingKey<K>;
+    const metrics = this.#metrics;
+    this.#pending.delete(entry.key);
+    metrics.depth.dec(entry.priority);
+    if (metrics.timed) {
+      const now = this.#clock.now();
+      metrics.queueDuration.observe((now - entry.addedAt) / 1000);
+      this.#processing.set(entry.key, now);
+    } else {
+      this.#processing.set(entry.key, 0);
+    }
+    return { shutdown: false, key: entry.key, priority: entry.priority };
+  }
+
+  #handOut(): void {
+    const getters = this.#getters;
+    while (getters.length > 0 && this.#ready.size > 0)
+      (getters.shift() as (item: QueueItem<K>) => void)(this.#take());
+  }
+
+  #armTimer(): void {
+    this.#timer?.abort();
+    this.#timer = undefined;
+    const readyAt = this.#delayed.nextReadyAt();
+    if (readyAt === undefined) return;
+    const timer = new AbortController();
+    this.#timer = timer;
+    // An aborted sleep resolves too: only the sleep still current adds the due keys.
+    void this.#clock.sleep(Math.max(0, readyAt - this.#clock.now()), timer.signal).then(() => {
+      if (!timer.signal.aborted) this.#addDue();
+    });
+  }
+
+  #addDue(): void {
+    this.#timer = undefined;
+    const now = this.#clock.now();
+    for (let due = this.#delayed.popDue(now); due !== undefined; due = this.#delayed.popDue(now)) {
+      this.#add(due.key, due.priority);
+    }
+    this.#armTimer();
+  }
+
+  #inFlightWork(): InFlightWork {
+    const now = this.#clock.now();
+    let unfinished = 0;
+    let longest = 0;
+    for (const startedAt of this.#processing.values()) {
+      unfinished += now - startedAt;
+      longest = Math.max(longest, now - startedAt);
+    }
+    return { unfinishedSeconds: unfinished / 1000, longestRunningSeconds: longest / 1000 };
+  }
+}
