@@ -30,7 +30,7 @@ export class BucketRateLimiter<K extends string = string> implements RateLimiter
     this.#updatedAt = this.#clock.now();
   }
 
-  when(_key: K): number {
+  when(): number {
     const now = this.#clock.now();
     this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#updatedAt) / this.#msPerToken);
     this.#updatedAt = now;
@@ -38,11 +38,11 @@ export class BucketRateLimiter<K extends string = string> implements RateLimiter
     return this.#tokens >= 0 ? 0 : -this.#tokens * this.#msPerToken;
   }
 
-  forget(_key: K): void {
+  forget(): void {
     // The bucket is shared by all keys: there is nothing per key to forget.
   }
 
-  numRequeues(_key: K): number {
+  numRequeues(): number {
     return 0;
   }
 }
