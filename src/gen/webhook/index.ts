@@ -1,0 +1,3 @@
+export { generateWebhookConfigurations } from './generate-webhook-configurations.ts';
+export type { WebhookConfigurationMarker, WebhookMarker } from './webhook-marker.ts';
+export type { WebhookConfigurationManifest, WebhookEntry } from './webhook-manifest.ts';
