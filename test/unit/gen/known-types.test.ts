@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { knownTypeNames, knownTypeSchema } from '../../../src/gen/crd/known-types/index.ts';
+import {
+  compactKnownTypes,
+  expandKnownType,
+} from '../../../src/gen/crd/known-types/known-type-references.ts';
+
+test('knownTypeSchema answers for the core types a CRD embeds', () => {
+  for (const name of ['V1PodTemplateSpec', 'V1ResourceRequirements', 'V1EnvVar', 'V1Container', 'V1Volume']) {
+    assert.equal(knownTypeSchema(name)?.['type'], 'object', name);
+  }
+  for (const name of ['V1Toleration', 'V1Affinity', 'V1LocalObjectReference', 'V1SecretKeySelector']) {
+    assert.equal(knownTypeSchema(name)?.['type'], 'object', name);
+  }
+  for (const name of ['V1ObjectReference', 'V1LabelSelector', 'V1Condition', 'V1ObjectMeta']) {
+    assert.equal(knownTypeSchema(name)?.['type'], 'object', name);
+  }
+});
+
+test('knownTypeSchema expands references to the types a schema contains', () => {
+  const template = knownTypeSchema('V1PodTemplateSpec');
+  const spec = (template?.['properties'] as Record<string, Record<string, unknown>>)['spec'];
+  const containers = (spec?.['properties'] as Record<string, Record<string, unknown>>)['containers'];
+  const { description: _description, ...container } = knownTypeSchema('V1Container') ?? {};
+  const { description: _itemDescription, ...item } = containers?.['items'] as Record<string, unknown>;
+  assert.deepEqual(item, container);
+  assert.doesNotMatch(JSON.stringify(template), /\$known/);
+});
+
+test('knownTypeSchema returns a copy the caller may change', () => {
+  const first = knownTypeSchema('V1LocalObjectReference');
+  assert.ok(first);
+  first['description'] = 'changed';
+  assert.notEqual(knownTypeSchema('V1LocalObjectReference')?.['description'], 'changed');
+});
+
+test('knownTypeSchema is undefined for a name it does not know', () => {
+  assert.equal(knownTypeSchema('V1NoSuchType'), undefined);
+  assert.ok(knownTypeNames().includes('Quantity'));
+});
+
+test('compacting known types loses nothing, and a field description survives', () => {
+  const selector = { type: 'object', properties: { name: { type: 'string' } }, description: 'a selector' };
+  const schemas = {
+    Selector: selector,
+    Holder: {
+      type: 'object',
+      properties: { ref: { ...selector, description: 'the field doc' }, plain: { type: 'string' } },
+    },
+  };
+  const compact = compactKnownTypes(schemas);
+  assert.deepEqual(compact['Holder']?.['properties'], {
+    ref: { $known: 'Selector', description: 'the field doc' },
+    plain: { type: 'string' },
+  });
+  assert.deepEqual(expandKnownType('Holder', compact), schemas.Holder);
+  assert.deepEqual(expandKnownType('Selector', compact), selector);
+});
