@@ -22,9 +22,8 @@ test('knownTypeSchema expands references to the types a schema contains', () => 
   const template = knownTypeSchema('V1PodTemplateSpec');
   const spec = (template?.['properties'] as Record<string, Record<string, unknown>>)['spec'];
   const containers = (spec?.['properties'] as Record<string, Record<string, unknown>>)['containers'];
-  const { description: _description, ...container } = knownTypeSchema('V1Container') ?? {};
-  const { description: _itemDescription, ...item } = containers?.['items'] as Record<string, unknown>;
-  assert.deepEqual(item, container);
+  const item = { ...(containers?.['items'] as Record<string, unknown>), description: undefined };
+  assert.deepEqual(item, { ...knownTypeSchema('V1Container'), description: undefined });
   assert.doesNotMatch(JSON.stringify(template), /\$known/);
 });
 
