@@ -1,16 +1,20 @@
-import type { PendingKey } from './pending-key.ts';
+import type { KeyRecord } from './key-record.ts';
 
-/** Keys of one priority, first in first out: an array read from a moving head. */
+/**
+ * Keys of one priority, first in first out: parallel arrays (record, ticket at push) read from a
+ * moving head, so a push allocates nothing.
+ */
 interface Band<K extends string> {
   readonly priority: number;
-  /** Consumed slots before `head` are cleared so their keys can be collected. */
-  entries: (PendingKey<K> | undefined)[];
+  /** Consumed slots before `head` are cleared so their records can be collected. */
+  records: (KeyRecord<K> | undefined)[];
+  tickets: number[];
   head: number;
-  /** Entries from `head` on that are not stale. */
+  /** Slots from `head` on whose ticket is still current. */
   live: number;
 }
 
-/** Compacting only past this many consumed entries keeps the copies rare and cheap. */
+/** Compacting only past this many consumed slots keeps the copies rare and cheap. */
 const COMPACT_AFTER = 1024;
 
 /**
@@ -31,6 +35,7 @@ export class PriorityReadyQueue<K extends string> {
   readonly #maxOvertakes: number;
   #size = 0;
   #overtakes = 0;
+  #tickets = 0;
 
   constructor(maxOvertakes: number) {
     this.#maxOvertakes = maxOvertakes;
@@ -40,26 +45,27 @@ export class PriorityReadyQueue<K extends string> {
     return this.#size;
   }
 
-  push(entry: PendingKey<K>): void {
-    const band = this.#band(entry.priority);
-    band.entries.push(entry);
+  /** Queues a record at its priority. */
+  push(record: KeyRecord<K>): void {
+    const band = this.#band(record.priority);
+    record.ticket = ++this.#tickets;
+    band.records.push(record);
+    band.tickets.push(record.ticket);
     band.live++;
     this.#size++;
   }
 
-  /** Moves a queued key to a higher priority; returns the entry that now stands for it. */
-  raise(entry: PendingKey<K>, priority: number): PendingKey<K> {
-    entry.stale = true;
-    const from = this.#band(entry.priority);
-    // A band left with only stale entries may never be popped again: drop them now.
+  /** Moves a queued record to a higher priority, keeping its age. */
+  raise(record: KeyRecord<K>, priority: number): void {
+    const from = this.#band(record.priority);
+    // A band left with only leftovers may never be popped again: drop them now.
     if (--from.live === 0) this.#empty(from);
     this.#size--;
-    const raised: PendingKey<K> = { ...entry, priority, stale: false };
-    this.push(raised);
-    return raised;
+    record.priority = priority;
+    this.push(record);
   }
 
-  pop(): PendingKey<K> | undefined {
+  pop(): KeyRecord<K> | undefined {
     if (this.#size === 0) return undefined;
     let band = this.#firstLiveBand();
     if (band.live === this.#size) {
@@ -90,29 +96,33 @@ export class PriorityReadyQueue<K extends string> {
     return oldest as Band<K>;
   }
 
-  /** The first live entry of a band that has one, dropping stale entries before it. */
-  #peek(band: Band<K>): PendingKey<K> {
-    let entry = band.entries[band.head] as PendingKey<K>;
-    while (entry.stale) entry = band.entries[++band.head] as PendingKey<K>;
-    return entry;
+  /** The first current record of a band that has one, dropping leftovers before it. */
+  #peek(band: Band<K>): KeyRecord<K> {
+    for (;;) {
+      const record = band.records[band.head] as KeyRecord<K>;
+      if (record.ticket === band.tickets[band.head]) return record;
+      band.records[band.head++] = undefined;
+    }
   }
 
-  #shift(band: Band<K>): PendingKey<K> {
-    const entry = this.#peek(band);
-    band.entries[band.head++] = undefined;
+  #shift(band: Band<K>): KeyRecord<K> {
+    const record = this.#peek(band);
+    band.records[band.head++] = undefined;
     band.live--;
     this.#size--;
     if (band.live === 0) {
       this.#empty(band);
-    } else if (band.head > COMPACT_AFTER && band.head * 2 > band.entries.length) {
-      band.entries = band.entries.slice(band.head);
+    } else if (band.head > COMPACT_AFTER && band.head * 2 > band.records.length) {
+      band.records = band.records.slice(band.head);
+      band.tickets = band.tickets.slice(band.head);
       band.head = 0;
     }
-    return entry;
+    return record;
   }
 
   #empty(band: Band<K>): void {
-    band.entries.length = 0;
+    band.records.length = 0;
+    band.tickets.length = 0;
     band.head = 0;
   }
 
@@ -124,7 +134,7 @@ export class PriorityReadyQueue<K extends string> {
       if (band.priority === priority) return band;
       if (band.priority < priority) break;
     }
-    const band: Band<K> = { priority, entries: [], head: 0, live: 0 };
+    const band: Band<K> = { priority, records: [], tickets: [], head: 0, live: 0 };
     bands.splice(at, 0, band);
     return band;
   }

@@ -3,7 +3,7 @@ import type { AddOptions } from './add-options.ts';
 import { defaultControllerRateLimiter } from './default-controller-rate-limiter.ts';
 import { DelayHeap } from './delay-heap.ts';
 import { noopWorkqueueMetricsProvider } from './noop-workqueue-metrics-provider.ts';
-import type { PendingKey } from './pending-key.ts';
+import type { KeyRecord } from './key-record.ts';
 import { PriorityReadyQueue } from './priority-ready-queue.ts';
 import { defaultWorkqueueMetricsProvider } from './prometheus-workqueue-metrics-provider.ts';
 import { type QueueItem, SHUTDOWN } from './queue-item.ts';
@@ -66,10 +66,9 @@ interface QueueMetrics {
  * }
  */
 export class Workqueue<K extends string = string> {
-  /** Keys added and not yet handed out: client-go's dirty set. */
-  readonly #pending = new Map<K, PendingKey<K>>();
-  /** Keys handed out and not yet done, with the clock reading of the hand-out. */
-  readonly #processing = new Map<K, number>();
+  /** Keys pending (client-go's dirty set) or processing (its processing set), or both. */
+  readonly #records = new Map<K, KeyRecord<K>>();
+  #processing = 0;
   readonly #ready: PriorityReadyQueue<K>;
   readonly #delayed = new DelayHeap<K>();
   readonly #getters: ((item: QueueItem<K>) => void)[] = [];
@@ -160,15 +159,19 @@ export class Workqueue<K extends string = string> {
 
   /** Marks `key` processed; if it was added meanwhile, it is queued again now. */
   done(key: K): void {
-    const startedAt = this.#processing.get(key);
-    if (startedAt === undefined) return;
-    this.#processing.delete(key);
-    if (this.#metrics.timed) this.#metrics.workDuration.observe((this.#clock.now() - startedAt) / 1000);
-    const pending = this.#pending.get(key);
-    if (pending !== undefined) {
-      this.#ready.push(pending);
+    const record = this.#records.get(key);
+    if (record === undefined || !record.processing) return;
+    record.processing = false;
+    this.#processing--;
+    if (this.#metrics.timed)
+      this.#metrics.workDuration.observe((this.#clock.now() - record.startedAt) / 1000);
+    if (record.pending) {
+      this.#ready.push(record);
       this.#handOut();
-    } else if (this.#processing.size === 0 && this.#drainWaiters.length > 0) {
+      return;
+    }
+    this.#records.delete(key);
+    if (this.#processing === 0 && this.#drainWaiters.length > 0) {
       for (const resolve of this.#drainWaiters.splice(0)) resolve();
     }
   }
@@ -187,54 +190,64 @@ export class Workqueue<K extends string = string> {
   /** Shuts down, then resolves once every key handed out is done. */
   shutDownWithDrain(): Promise<void> {
     this.shutDown();
-    if (this.#processing.size === 0) return Promise.resolve();
+    if (this.#processing === 0) return Promise.resolve();
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
   #add(key: K, priority: number): void {
     if (this.#shuttingDown) return;
-    const pending = this.#pending.get(key);
-    if (pending !== undefined) {
-      if (priority > pending.priority) this.#raise(pending, priority);
+    let record = this.#records.get(key);
+    if (record?.pending) {
+      if (priority > record.priority) this.#raise(record, priority);
       return;
     }
     const metrics = this.#metrics;
-    const entry: PendingKey<K> = {
-      key,
-      priority,
-      seq: this.#seq++,
-      addedAt: metrics.timed ? this.#clock.now() : 0,
-      stale: false,
-    };
-    this.#pending.set(key, entry);
+    const addedAt = metrics.timed ? this.#clock.now() : 0;
+    if (record === undefined) {
+      record = {
+        key,
+        pending: true,
+        processing: false,
+        priority,
+        seq: this.#seq++,
+        addedAt,
+        startedAt: 0,
+        ticket: 0,
+      };
+      this.#records.set(key, record);
+    } else {
+      record.pending = true;
+      record.priority = priority;
+      record.seq = this.#seq++;
+      record.addedAt = addedAt;
+    }
     metrics.adds.inc();
     metrics.depth.inc(priority);
     // A key being processed waits for its `done` before it is queued again.
-    if (this.#processing.has(key)) return;
-    this.#ready.push(entry);
+    if (record.processing) return;
+    this.#ready.push(record);
     if (this.#getters.length > 0) this.#handOut();
   }
 
-  #raise(pending: PendingKey<K>, priority: number): void {
-    this.#metrics.depth.dec(pending.priority);
+  #raise(record: KeyRecord<K>, priority: number): void {
+    this.#metrics.depth.dec(record.priority);
     this.#metrics.depth.inc(priority);
-    if (this.#processing.has(pending.key)) pending.priority = priority;
-    else this.#pending.set(pending.key, this.#ready.raise(pending, priority));
+    if (record.processing) record.priority = priority;
+    else this.#ready.raise(record, priority);
   }
 
   #take(): QueueItem<K> {
-    const entry = this.#ready.pop() as PendingKey<K>;
+    const record = this.#ready.pop() as KeyRecord<K>;
     const metrics = this.#metrics;
-    this.#pending.delete(entry.key);
-    metrics.depth.dec(entry.priority);
+    record.pending = false;
+    record.processing = true;
+    this.#processing++;
+    metrics.depth.dec(record.priority);
     if (metrics.timed) {
-      const now = this.#clock.now();
-      metrics.queueDuration.observe((now - entry.addedAt) / 1000);
-      this.#processing.set(entry.key, now);
-    } else {
-      this.#processing.set(entry.key, 0);
+      record.startedAt = this.#clock.now();
+      metrics.queueDuration.observe((record.startedAt - record.addedAt) / 1000);
     }
-    return { shutdown: false, key: entry.key, priority: entry.priority };
+    return { shutdown: false, key: record.key, priority: record.priority };
   }
 
   #handOut(): void {
@@ -269,9 +282,10 @@ export class Workqueue<K extends string = string> {
     const now = this.#clock.now();
     let unfinished = 0;
     let longest = 0;
-    for (const startedAt of this.#processing.values()) {
-      unfinished += now - startedAt;
-      longest = Math.max(longest, now - startedAt);
+    for (const record of this.#records.values()) {
+      if (!record.processing) continue;
+      unfinished += now - record.startedAt;
+      longest = Math.max(longest, now - record.startedAt);
     }
     return { unfinishedSeconds: unfinished / 1000, longestRunningSeconds: longest / 1000 };
   }
