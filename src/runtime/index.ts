@@ -27,3 +27,5 @@ export { ItemExponentialFailureRateLimiter } from './workqueue/item-exponential-
 export { ItemFastSlowRateLimiter } from './workqueue/item-fast-slow-rate-limiter.ts';
 export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.ts';
 export { MaxOfRateLimiter } from './workqueue/max-of-rate-limiter.ts';
+/** Types for API definitions: `int32`, `int64`, `Quantity`, `IntOrString`, `Time`, `ObjectMeta`, `Condition`, ... */
+export type { Condition, Duration, IntOrString, MicroTime, ObjectMeta, Quantity, Time, int32, int64 } from './api/types.ts';
