@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { tsoperatorVersion } from '../version.ts';
 import { registerEnvtestCommand } from './envtest.ts';
+import { registerInitCommand } from './init.ts';
 
 /**
  * The tsoperator command line. Each command lives in its own file and only parses, calls and
@@ -15,5 +16,6 @@ export function createProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerEnvtestCommand(program);
+  registerInitCommand(program);
   return program;
 }

@@ -1,0 +1,49 @@
+import { Option, type Command } from 'commander';
+import { projectNameFromFolder } from '../project/project-name.ts';
+import { applyWrites } from '../scaffold/apply.ts';
+import { fileWrites } from '../scaffold/change.ts';
+import { formatChanges } from '../scaffold/format-changes.ts';
+import { planInit } from '../scaffold/init/plan-init.ts';
+
+interface InitFlags {
+  domain: string;
+  projectName?: string;
+  owner?: string;
+  license: 'apache2' | 'none';
+  namespaced: boolean;
+  multigroup: boolean;
+  force: boolean;
+  dryRun: boolean;
+}
+
+/** `tsoperator init`: scaffolds a new operator project in the current folder. */
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('scaffold a new operator project in the current folder')
+    .option('--domain <domain>', 'domain of the API groups, e.g. example.org', 'my.domain')
+    .option('--project-name <name>', "name of the project (a DNS-1123 label); default: the folder's name")
+    .option('--owner <owner>', 'copyright owner, for the license and package.json')
+    .addOption(new Option('--license <license>', 'license of the project').choices(['apache2', 'none']).default('apache2'))
+    .option('--namespaced', 'the operator watches only its own namespace (Roles instead of ClusterRoles)', false)
+    .option('--multigroup', 'the project will have APIs in more than one group', false)
+    .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
+    .option('--dry-run', 'print what would be written, and write nothing', false)
+    .action(async (flags: InitFlags) => {
+      const dir = process.cwd();
+      const changes = await planInit({
+        dir,
+        domain: flags.domain,
+        projectName: flags.projectName ?? projectNameFromFolder(dir),
+        license: flags.license,
+        namespaced: flags.namespaced,
+        multigroup: flags.multigroup,
+        force: flags.force,
+        ...(flags.owner === undefined ? {} : { owner: flags.owner }),
+      });
+      if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
+      process.stdout.write(formatChanges(changes));
+      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
+      else process.stdout.write('Next: npm install, then `npx tsoperator create api --group <group> --kind <Kind>`\n');
+    });
+}

@@ -1,0 +1,31 @@
+/** What `tsoperator init` takes, defaults applied by the command. */
+export interface InitOptions {
+  /** The folder to scaffold into. */
+  readonly dir: string;
+  /** Default: `my.domain`. */
+  readonly domain: string;
+  /** A DNS-1123 label. Default: the folder's name. */
+  readonly projectName: string;
+  /** Copyright holder in the license headers and package.json author. */
+  readonly owner?: string;
+  readonly license: 'apache2' | 'none';
+  /** The operator watches one namespace: Roles instead of ClusterRoles. */
+  readonly namespaced: boolean;
+  readonly multigroup: boolean;
+  /** Regenerate an initialised project's files (the runtime included); changed files are kept. */
+  readonly force: boolean;
+}
+
+/** The values the init templates see. */
+export interface InitTemplateData {
+  readonly projectName: string;
+  readonly domain: string;
+  readonly owner: string | undefined;
+  readonly license: 'apache2' | 'none';
+  readonly namespaced: boolean;
+  readonly tsoperatorVersion: string;
+  /** `name → version range` for the generated package.json, from tsoperator's own. */
+  readonly versions: Readonly<Record<string, string>>;
+  /** A stable, project-unique leader election lease name, as Kubebuilder derives it. */
+  readonly leaderElectionId: string;
+}

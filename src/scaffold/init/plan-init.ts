@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { UsageError } from '../../errors.ts';
+import { validateDomain, validateProjectName } from '../../project/name-rules.ts';
+import { TSOPERATOR_LAYOUT, type ProjectConfig } from '../../project/project-config.ts';
+import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
+import { tsoperatorVersion } from '../../version.ts';
+import type { Change } from '../change.ts';
+import { finishPlan } from '../finish-plan.ts';
+import { runtimeSourceDir, templatesDir } from '../package-paths.ts';
+import { packageVersions } from '../package-versions.ts';
+import { listTemplates, renderTemplate, renderedPath } from '../render-template.ts';
+import { stageRuntime } from '../runtime-files.ts';
+import { StagingTree } from '../staging-tree.ts';
+import type { InitOptions, InitTemplateData } from './init-options.ts';
+
+/**
+ * The changes `tsoperator init` makes: PROJECT, the files of `templates/init/` and the runtime.
+ * Refuses an initialised folder unless --force, which regenerates and keeps the project's resources.
+ *
+ * @example
+ * ```ts
+ * const changes = await planInit({ dir: '.', domain: 'example.org', projectName: 'demo',
+ *   license: 'apache2', namespaced: false, multigroup: false, force: false });
+ * ```
+ */
+export async function planInit(options: InitOptions): Promise<Change[]> {
+  validateDomain(options.domain);
+  validateProjectName(options.projectName);
+  const tree = await StagingTree.open(options.dir, { force: options.force });
+  const existing = await tree.read(PROJECT_FILE);
+  if (existing !== undefined && !options.force) {
+    throw new UsageError(
+      'this folder is already a tsoperator project (it has a PROJECT file): add APIs with `tsoperator create api`, ' +
+        'or re-run init with --force to regenerate its files',
+    );
+  }
+  const version = tsoperatorVersion();
+  const project = projectConfig(options, version, existing === undefined ? undefined : parseProjectFile(existing));
+  await tree.generate(PROJECT_FILE, renderProjectFile(project));
+  const data = await templateData(options, version);
+  const dir = templatesDir('init');
+  for (const template of await listTemplates(dir)) {
+    await tree.generate(renderedPath(template), await renderTemplate(join(dir, template), data));
+  }
+  await stageRuntime(tree, runtimeSourceDir(), version);
+  return finishPlan(tree);
+}
+
+function projectConfig(options: InitOptions, version: string, previous: ProjectConfig | undefined): ProjectConfig {
+  return {
+    version: '3',
+    cliVersion: version,
+    domain: options.domain,
+    layout: [TSOPERATOR_LAYOUT],
+    multigroup: options.multigroup || previous?.multigroup === true,
+    projectName: options.projectName,
+    resources: previous?.resources ?? [],
+    settings: {
+      namespaced: options.namespaced,
+      license: options.license,
+      ...(options.owner === undefined ? {} : { owner: options.owner }),
+    },
+  };
+}
+
+async function templateData(options: InitOptions, version: string): Promise<InitTemplateData> {
+  const hash = createHash('sha256').update(`${options.projectName}.${options.domain}`).digest('hex');
+  return {
+    projectName: options.projectName,
+    domain: options.domain,
+    owner: options.owner,
+    license: options.license,
+    namespaced: options.namespaced,
+    tsoperatorVersion: version,
+    versions: await packageVersions(),
+    leaderElectionId: `${hash.slice(0, 8)}.${options.domain}`,
+  };
+}

@@ -1,0 +1,43 @@
+/** The outcome of inserting a snippet at a marker. */
+export type MarkerInsertResult =
+  | { readonly kind: 'inserted'; readonly text: string }
+  | { readonly kind: 'present' }
+  | { readonly kind: 'no-marker' };
+
+/**
+ * Inserts `snippet` on its own lines just above the line carrying `+tsoperator:scaffold:<marker>`
+ * (a `//` comment in TypeScript, a `#` comment in YAML), indented as that line is (the snippet's own
+ * relative indentation is kept). A snippet already
+ * in the text is not added again, which makes re-runs idempotent.
+ *
+ * @example
+ * ```ts
+ * insertAtMarker('  // +tsoperator:scaffold:controllers\n', 'controllers', 'register(a);');
+ * // { kind: 'inserted', text: '  register(a);\n  // +tsoperator:scaffold:controllers\n' }
+ * ```
+ */
+export function insertAtMarker(text: string, marker: string, snippet: string): MarkerInsertResult {
+  const lines = text.split('\n');
+  const markerIndex = lines.findIndex((line) => isMarkerLine(line, marker));
+  if (markerIndex < 0) return { kind: 'no-marker' };
+  const snippetLines = snippet.split('\n');
+  const trimmed = (all: readonly string[]): string[] => all.map((line) => line.trim());
+  if (containsLines(trimmed(lines), trimmed(snippetLines))) return { kind: 'present' };
+  const indent = /^\s*/.exec(lines[markerIndex] ?? '')?.[0] ?? '';
+  const added = snippetLines.map((line) => (line === '' ? '' : `${indent}${line}`));
+  lines.splice(markerIndex, 0, ...added);
+  return { kind: 'inserted', text: lines.join('\n') };
+}
+
+function isMarkerLine(line: string, marker: string): boolean {
+  const match = /^\s*(?:\/\/|#)\s*\+tsoperator:scaffold:([\w-]+)\s*$/.exec(line);
+  return match?.[1] === marker;
+}
+
+/** True when `needle` appears as consecutive lines of `haystack`. */
+function containsLines(haystack: readonly string[], needle: readonly string[]): boolean {
+  for (let start = 0; start + needle.length <= haystack.length; start += 1) {
+    if (needle.every((line, i) => haystack[start + i] === line)) return true;
+  }
+  return false;
+}

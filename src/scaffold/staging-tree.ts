@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Change } from './change.ts';
+import {
+  GENERATED_STATE_FILE,
+  contentHash,
+  parseGeneratedState,
+  renderGeneratedState,
+  type GeneratedState,
+} from './generated-state.ts';
+import { insertAtMarker } from './marker-insert.ts';
+
+/** Suffix of the new version written next to a file the user changed, under `--force`. */
+export const BESIDE_SUFFIX = '.tsoperator-new';
+
+export interface StagingTreeOptions {
+  /** Regenerate files that exist and differ (a file the user changed is kept). Default: false. */
+  force?: boolean;
+}
+
+/**
+ * The project folder as a scaffold will leave it: reads see staged content over the real files,
+ * writes only record changes. Nothing touches the disk until the plan is applied, which is what
+ * makes a scaffold all-or-nothing and `--dry-run` honest.
+ */
+export class StagingTree {
+  readonly root: string;
+  readonly #force: boolean;
+  readonly #state: GeneratedState;
+  readonly #initialState: string;
+  readonly #staged = new Map<string, string>();
+  readonly #changes = new Map<string, Change>();
+  readonly #conflicts: string[] = [];
+
+  private constructor(root: string, state: GeneratedState, force: boolean) {
+    this.root = root;
+    this.#state = state;
+    this.#initialState = renderGeneratedState(state);
+    this.#force = force;
+  }
+
+  /** A tree over `root`, with the hashes of what tsoperator generated there before. */
+  static async open(root: string, options: StagingTreeOptions = {}): Promise<StagingTree> {
+    const state = parseGeneratedState(await readIfExists(join(root, GENERATED_STATE_FILE)));
+    return new StagingTree(root, state, options.force ?? false);
+  }
+
+  /** The file's text as the plan leaves it, or undefined when it does not exist. */
+  async read(path: string): Promise<string | undefined> {
+    return this.#staged.get(path) ?? (await readIfExists(join(this.root, path)));
+  }
+
+  /** Writes a file tsoperator owns: created, left as is, regenerated under --force, or kept. */
+  async generate(path: string, content: string): Promise<void> {
+    const current = await this.read(path);
+    if (current === undefined) return this.#write('create', path, content);
+    if (current === content) return this.#record({ action: 'unchanged', path });
+    if (!this.#force) {
+      this.#conflicts.push(path);
+      return;
+    }
+    if (this.#state.get(path) === contentHash(current)) return this.#write('overwrite', path, content);
+    this.#record({
+      action: 'kept',
+      path,
+      beside: `${path}${BESIDE_SUFFIX}`,
+      content,
+      note: `changed since tsoperator generated it: kept; the new version is in ${path}${BESIDE_SUFFIX} to merge by hand`,
+    });
+  }
+
+  /** Writes a file only when it does not exist yet; an existing one is the user's and stays. */
+  async generateOnce(path: string, content: string): Promise<void> {
+    if ((await this.read(path)) === undefined) return this.#write('create', path, content);
+    this.#record({ action: 'unchanged', path });
+  }
+
+  /** Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once. */
+  async insert(path: string, marker: string, snippet: string): Promise<void> {
+    const current = await this.read(path);
+    const result = current === undefined ? { kind: 'no-file' as const } : insertAtMarker(current, marker, snippet);
+    if (result.kind === 'present') return this.#record({ action: 'unchanged', path });
+    if (result.kind !== 'inserted') {
+      const where = result.kind === 'no-file' ? `${path} does not exist` : `${path} has no +tsoperator:scaffold:${marker} marker`;
+      this.#record({ action: 'manual', path, note: `${where}; add by hand:\n${snippet}` });
+      return;
+    }
+    const pristine = current !== undefined && this.#state.get(path) === contentHash(current);
+    this.#stage(path, result.text, pristine);
+    const previous = this.#changes.get(path);
+    const action = previous?.action === 'create' ? 'create' : 'insert';
+    this.#changes.set(path, { action, path, content: result.text, note: `at +tsoperator:scaffold:${marker}` });
+  }
+
+  /** Paths that exist with other content and were not regenerated because --force was not given. */
+  conflicts(): readonly string[] {
+    return this.#conflicts;
+  }
+
+  /** The plan: every change, and the state file when the recorded hashes changed. */
+  changes(): Change[] {
+    const changes = [...this.#changes.values()];
+    const state = renderGeneratedState(this.#state);
+    if (state !== this.#initialState) {
+      const action = this.#initialState === renderGeneratedState(new Map()) ? 'create' : 'overwrite';
+      changes.push({ action, path: GENERATED_STATE_FILE, content: state });
+    }
+    return changes;
+  }
+
+  #write(action: 'create' | 'overwrite', path: string, content: string): void {
+    this.#stage(path, content, true);
+    const previous = this.#changes.get(path);
+    this.#record({ action: previous?.action === 'create' ? 'create' : action, path, content });
+  }
+
+  #stage(path: string, content: string, trackHash: boolean): void {
+    this.#staged.set(path, content);
+    if (trackHash) this.#state.set(path, contentHash(content));
+  }
+
+  #record(change: Change): void {
+    if (change.action === 'unchanged' && this.#changes.has(change.path)) return;
+    this.#changes.set(change.path, change);
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
