@@ -25,3 +25,6 @@ export { crdMarkers, packageMarkers } from './definitions/crd.ts';
 export { fieldMarkers, fieldOrTypeMarkers, typeOnlyMarkers } from './definitions/field.ts';
 export { topologyMarkers } from './definitions/topology.ts';
 export { itemsValidationMarkers, validationMarkers } from './definitions/validation.ts';
+export { collectFreeMarkers } from './collect-free.ts';
+export { rbacMarkers } from './definitions/rbac.ts';
+export { webhookMarkers } from './definitions/webhook.ts';

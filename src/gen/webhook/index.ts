@@ -1,3 +1,5 @@
 export { generateWebhookConfigurations } from './generate-webhook-configurations.ts';
+export { readWebhookMarkers } from './read-webhook-markers.ts';
+export type { WebhookMarkers } from './read-webhook-markers.ts';
 export type { WebhookConfigurationMarker, WebhookMarker } from './webhook-marker.ts';
 export type { WebhookConfigurationManifest, WebhookEntry } from './webhook-manifest.ts';

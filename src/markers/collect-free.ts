@@ -1,0 +1,65 @@
+import type { SourceFile } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { commentLines, isMarkerLine } from './comment-lines.ts';
+import type { CommentLine } from './comment-lines.ts';
+import type { MarkerContext } from './collect.ts';
+import type { MarkerDefinition } from './definition.ts';
+import { parseMarker } from './marker-parser.ts';
+import { MarkerRegistry, splitMarkerName } from './registry.ts';
+import type { ParsedMarker } from './marker-set.ts';
+import { MarkerSet } from './marker-set.ts';
+
+/**
+ * The markers of `definitions` wherever they stand in a file: above a class, a method, or alone.
+ * Kubebuilder users put `+kubebuilder:rbac` above their reconciler and `+kubebuilder:webhook` above
+ * their webhook, and controller-gen reads them as package markers from any comment that is not a
+ * type's or field's doc, so they are looked for in every comment. Other markers are left alone.
+ */
+export function collectFreeMarkers(
+  file: SourceFile,
+  definitions: readonly MarkerDefinition[],
+  context: MarkerContext,
+): MarkerSet {
+  const text = file.getFullText();
+  if (!definitions.some((d) => text.includes(`+${d.name}`))) return new MarkerSet();
+  const registry = new MarkerRegistry(definitions);
+  const markers: ParsedMarker[] = [];
+  for (const line of allCommentLines(file).filter(isMarkerLine)) {
+    const leading = line.text.length - line.text.trimStart().length;
+    const marker = line.text.trim();
+    const name = splitMarkerName(marker.slice(1));
+    if (!registry.lookup(name, 'package')) continue;
+    const { line: row, column } = file.getLineAndColumnAtPos(line.offset + leading);
+    const location = { file: context.displayPath(file), line: row, column };
+    const result = parseMarker(marker.slice(1), 'package', registry);
+    if (result.kind === 'parsed') {
+      markers.push({ definition: result.definition, value: result.value, location, text: marker });
+    } else if (result.kind === 'error') {
+      const at = file.getLineAndColumnAtPos(line.offset + leading + 1 + result.offset);
+      context.diagnostics.error(result.code, result.message, {
+        ...location,
+        line: at.line,
+        column: at.column,
+      });
+    }
+  }
+  return new MarkerSet(markers);
+}
+
+/** Every line of every comment in the file, found through the tokens' leading trivia. */
+function allCommentLines(file: SourceFile): CommentLine[] {
+  const source = file.compilerNode;
+  const text = source.getFullText();
+  const seen = new Set<number>();
+  const lines: CommentLine[] = [];
+  const visit = (node: ts.Node): void => {
+    for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
+      if (seen.has(range.pos)) continue;
+      seen.add(range.pos);
+      lines.push(...commentLines(text.slice(range.pos, range.end), range.pos));
+    }
+    for (const child of node.getChildren(source)) visit(child);
+  };
+  visit(source);
+  return lines;
+}
