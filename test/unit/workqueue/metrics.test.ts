@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Registry } from 'prom-client';
+import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
+import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
+import { LOW_PRIORITY } from '../../../src/runtime/workqueue/add-options.ts';
+import { createPrometheusWorkqueueMetricsProvider } from '../../../src/runtime/workqueue/prometheus-workqueue-metrics-provider.ts';
+import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
+import { flush } from './flush.ts';
+
+type Labels = Record<string, string | number>;
+
+/** The value of one series (`_sum` and `_count` of histograms too), as a scrape would read it. */
+async function sample(registry: Registry, series: string, labels: Labels): Promise<number | undefined> {
+  const metrics = await registry.getMetricsAsJSON();
+  const metric = metrics.find((m) => series === m.name || series.startsWith(`${m.name}_`));
+  assert.ok(metric, `${series} is registered`);
+  const wanted = Object.entries(labels);
+  const found = metric.values.find(
+    (v) =>
+      ((v as { metricName?: string }).metricName ?? metric.name) === series &&
+      wanted.every(([k, value]) => v.labels[k] === value) &&
+      Object.keys(v.labels).length === wanted.length,
+  );
+  return found?.value;
+}
+
+const WEBAPP = { name: 'webapp', controller: 'webapp' };
+
+function setup(): { registry: Registry; clock: FakeClock; queue: Workqueue } {
+  const registry = new Registry();
+  const clock = new FakeClock(0);
+  const queue = new Workqueue({
+    name: 'webapp',
+    clock,
+    metricsProvider: createPrometheusWorkqueueMetricsProvider(registry),
+  });
+  return { registry, clock, queue };
+}
+
+test('the metrics carry controller-runtime names and help, with name and controller labels', async () => {
+  const { registry } = setup();
+  const names = (await registry.getMetricsAsJSON()).map((m) => m.name).sort();
+  assert.deepEqual(names, [
+    'workqueue_adds_total',
+    'workqueue_depth',
+    'workqueue_longest_running_processor_seconds',
+    'workqueue_queue_duration_seconds',
+    'workqueue_retries_total',
+    'workqueue_unfinished_work_seconds',
+    'workqueue_work_duration_seconds',
+  ]);
+  const text = await registry.metrics();
+  assert.match(text, /# HELP workqueue_depth Current depth of workqueue by workqueue and priority/);
+  assert.match(text, /# HELP workqueue_adds_total Total number of adds handled by workqueue/);
+});
+
+test('adds and depth count distinct pending keys, depth per priority', async () => {
+  const { registry, queue } = setup();
+  queue.add('a');
+  queue.add('a');
+  queue.add('b', { priority: LOW_PRIORITY });
+  assert.equal(await sample(registry, 'workqueue_adds_total', WEBAPP), 2);
+  assert.equal(await sample(registry, 'workqueue_depth', { ...WEBAPP, priority: '0' }), 1);
+  assert.equal(await sample(registry, 'workqueue_depth', { ...WEBAPP, priority: '-100' }), 1);
+  queue.add('b', { priority: 0 });
+  assert.equal(await sample(registry, 'workqueue_depth', { ...WEBAPP, priority: '0' }), 2);
+  assert.equal(await sample(registry, 'workqueue_depth', { ...WEBAPP, priority: '-100' }), 0);
+  await queue.get();
+  assert.equal(await sample(registry, 'workqueue_depth', { ...WEBAPP, priority: '0' }), 1);
+});
+
+test('queue duration, work duration and in-flight work are measured on the clock', async () => {
+  const { registry, clock, queue } = setup();
+  queue.add('a');
+  clock.advance(2000);
+  await queue.get();
+  assert.equal(await sample(registry, 'workqueue_queue_duration_seconds_sum', WEBAPP), 2);
+  clock.advance(500);
+  assert.equal(await sample(registry, 'workqueue_unfinished_work_seconds', WEBAPP), 0.5);
+  assert.equal(await sample(registry, 'workqueue_longest_running_processor_seconds', WEBAPP), 0.5);
+  queue.add('b');
+  clock.advance(250);
+  await queue.get();
+  clock.advance(250);
+  assert.equal(await sample(registry, 'workqueue_unfinished_work_seconds', WEBAPP), 1.25);
+  assert.equal(await sample(registry, 'workqueue_longest_running_processor_seconds', WEBAPP), 1);
+  queue.done('a');
+  queue.done('b');
+  assert.equal(await sample(registry, 'workqueue_work_duration_seconds_sum', WEBAPP), 1.25);
+  assert.equal(await sample(registry, 'workqueue_work_duration_seconds_count', WEBAPP), 2);
+  assert.equal(await sample(registry, 'workqueue_unfinished_work_seconds', WEBAPP), 0);
+});
+
+test('every delayed or rate-limited add counts as a retry', async () => {
+  const { registry, clock, queue } = setup();
+  queue.addAfter('a', 10);
+  queue.addRateLimited('b');
+  queue.addAfter('c', 0);
+  assert.equal(await sample(registry, 'workqueue_retries_total', WEBAPP), 3);
+  clock.advance(10);
+  await flush();
+  assert.equal(await sample(registry, 'workqueue_adds_total', WEBAPP), 3);
+  queue.shutDown();
+});
+
+test('a shut-down queue stops reporting in-flight work', async () => {
+  const { registry, queue } = setup();
+  queue.add('a');
+  await queue.get();
+  queue.shutDown();
+  assert.equal(await sample(registry, 'workqueue_unfinished_work_seconds', WEBAPP), undefined);
+});
+
+test('named queues without a provider share the metrics registered once in metricsRegistry', async () => {
+  const first = new Workqueue({ name: 'first' });
+  const second = new Workqueue({ name: 'second' });
+  first.add('a');
+  second.add('a');
+  second.add('b');
+  assert.equal(
+    await sample(metricsRegistry, 'workqueue_adds_total', { name: 'first', controller: 'first' }),
+    1,
+  );
+  assert.equal(
+    await sample(metricsRegistry, 'workqueue_adds_total', { name: 'second', controller: 'second' }),
+    2,
+  );
+  first.shutDown();
+  second.shutDown();
+});
+
+test('an unnamed queue reports nothing', async () => {
+  const queue = new Workqueue();
+  queue.add('unnamed');
+  const adds = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'workqueue_adds_total');
+  assert.ok(adds === undefined || adds.values.every((v) => v.labels['name'] !== ''));
+});
