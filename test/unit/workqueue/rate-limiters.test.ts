@@ -37,7 +37,7 @@ test('the exponential limiter takes its base and cap', () => {
 
 test('the bucket limiter lets a burst through, then spaces requeues at 1/qps', () => {
   const clock = new FakeClock(0);
-  const limiter = new BucketRateLimiter({ qps: 10, burst: 100, clock });
+  const limiter: RateLimiter = new BucketRateLimiter({ qps: 10, burst: 100, clock });
   const burst = delays(limiter, 'any', 100);
   assert.ok(burst.every((d) => d === 0));
   assert.deepEqual(delays(limiter, 'any', 3), [100, 200, 300]);
@@ -46,7 +46,7 @@ test('the bucket limiter lets a burst through, then spaces requeues at 1/qps', (
 
 test('the bucket limiter refills with time, up to its burst', () => {
   const clock = new FakeClock(0);
-  const limiter = new BucketRateLimiter({ qps: 10, burst: 2, clock });
+  const limiter: RateLimiter = new BucketRateLimiter({ qps: 10, burst: 2, clock });
   assert.deepEqual(delays(limiter, 'k', 3), [0, 0, 100]);
   clock.advance(300);
   assert.deepEqual(delays(limiter, 'k', 2), [0, 0], 'the debt was paid and the bucket refilled');
