@@ -1,0 +1,242 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { ApiReader, type Reader } from './api-reader.ts';
+import type { CacheReader } from './cache-reader.ts';
+import { kindRegistry, type Kind, type KindRegistry } from './kind.ts';
+import { objectKey, type ObjectKey } from './object-key.ts';
+import type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ObjectList,
+  PatchOptions,
+  WriteOptions,
+} from './options.ts';
+import { applyPatch, type Patch } from './patch.ts';
+import { resourcePath, withQuery } from './resource-path.ts';
+import { transportFor, type Transport } from './transport.ts';
+
+/** What {@link newClient} takes. */
+export interface ClientOptions {
+  /** Where the API server is and who we are. Required unless `transport` is given. */
+  readonly kubeConfig?: KubeConfig;
+  /** Default: `transportFor(kubeConfig)`. */
+  readonly transport?: Transport;
+  /** When given, get and list read from it (read-your-writes included). Default: none, reads go to the API server. */
+  readonly cache?: CacheReader;
+  /** The field manager of every write. Default: `tsoperator`. */
+  readonly fieldManager?: string;
+  /** Where writes look up an object's kind. Default: `kindRegistry`. */
+  readonly kinds?: KindRegistry;
+  /**
+   * How long a cached read waits for the cache to see the client's own earlier write before it
+   * reads the API server instead. Default: 2000 ms.
+   */
+  readonly readYourWritesTimeoutMs?: number;
+}
+
+const CONTENT_TYPES: Record<Patch['type'], string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+/** Writes to the status subresource. */
+export interface StatusWriter {
+  update<T extends KubernetesObject>(obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubernetesObject>(obj: T, patch: Patch, options?: PatchOptions): Promise<T>;
+}
+
+/**
+ * Reads and writes any kind, as controller-runtime's client. Reads come from the cache when the
+ * client has one, and never return an object older than this client's own last write of it.
+ * `get` returns undefined for a missing object; every other failure throws an {@link ApiError}.
+ *
+ * @example
+ * ```ts
+ * const client = newClient({ kubeConfig, cache });
+ * const cm = await client.get(ConfigMapKind, { namespace: 'default', name: 'settings' });
+ * if (cm) await client.update({ ...cm, data: { ...cm.data, mode: 'on' } });
+ * ```
+ */
+export class Client implements Reader {
+  readonly #transport: Transport;
+  readonly #api: ApiReader;
+  readonly #cache: CacheReader | undefined;
+  readonly #fieldManager: string;
+  readonly #kinds: KindRegistry;
+  readonly #readYourWritesTimeoutMs: number;
+
+  constructor(options: ClientOptions) {
+    const transport =
+      options.transport ?? (options.kubeConfig ? transportFor(options.kubeConfig) : undefined);
+    if (!transport) throw new Error('newClient needs a kubeConfig or a transport');
+    this.#transport = transport;
+    this.#api = new ApiReader(transport);
+    this.#cache = options.cache;
+    this.#fieldManager = options.fieldManager ?? 'tsoperator';
+    this.#kinds = options.kinds ?? kindRegistry;
+    this.#readYourWritesTimeoutMs = options.readYourWritesTimeoutMs ?? 2000;
+  }
+
+  /** A reader that always asks the API server, as controller-runtime's APIReader. */
+  direct(): Reader {
+    return this.#api;
+  }
+
+  async get<T extends KubernetesObject>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    options: GetOptions = {},
+  ): Promise<T | undefined> {
+    return (await this.#reader(kind, key, options.signal)).get(kind, key, options);
+  }
+
+  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
+    return (await this.#reader(kind, undefined, options.signal)).list(kind, options);
+  }
+
+  async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+    return (await this.#reader(kind, undefined, options.signal)).listAll(kind, options);
+  }
+
+  /** Creates `obj` (apiVersion and kind set) and returns it as stored. */
+  async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    const kind = this.#kinds.kindOf(obj);
+    const path = resourcePath(kind, obj.metadata?.namespace);
+    return this.#write(kind, 'POST', path, obj, 'application/json', options);
+  }
+
+  /** Replaces `obj`; fails with a Conflict when its resourceVersion is not the stored one. */
+  async update<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.#update(obj, undefined, options);
+  }
+
+  /** Patches the object `obj` names (only its apiVersion, kind and metadata name/namespace are read). */
+  async patch<T extends KubernetesObject>(obj: T, patch: Patch, options: PatchOptions = {}): Promise<T> {
+    return this.#patch(obj, patch, undefined, options);
+  }
+
+  /**
+   * Server-side apply: `obj` holds exactly the fields this manager owns. `options.force` takes
+   * fields other managers own.
+   */
+  async apply<T extends KubernetesObject>(obj: T, options: PatchOptions = {}): Promise<T> {
+    return this.#patch(obj, applyPatch(obj), undefined, options);
+  }
+
+  /** Deletes the object `obj` names; throws NotFound when it does not exist (see `ignoreNotFound`). */
+  async delete(obj: KubernetesObject, options: DeleteOptions = {}): Promise<void> {
+    const kind = this.#kinds.kindOf(obj);
+    const key = objectKey(obj);
+    const path = withQuery(resourcePath(kind, key.namespace, key.name), {
+      dryRun: options.dryRun ? 'All' : undefined,
+    });
+    const body = {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+      ...(options.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+      ...(options.preconditions ? { preconditions: options.preconditions } : {}),
+      // In the body too: a DeleteOptions body overrides the query's dryRun.
+      ...(options.dryRun ? { dryRun: ['All'] } : {}),
+    };
+    const answer = await this.#transport.request<KubernetesObject>({
+      method: 'DELETE',
+      path,
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (options.dryRun) return;
+    // A Status answer means the object is gone; an object with finalizers left means it stays, marked.
+    const stays = answer.kind !== 'Status' && (answer.metadata?.finalizers?.length ?? 0) > 0;
+    const uid = statusUid(answer) ?? obj.metadata?.uid;
+    const gone: KubernetesObject = {
+      metadata: { name: key.name, namespace: key.namespace ?? '', ...(uid ? { uid } : {}) },
+    };
+    this.#cache?.noteWrite(kind, stays ? answer : gone, !stays);
+  }
+
+  /** Writes to the status subresource: only `.status` changes. */
+  status(): StatusWriter {
+    return {
+      update: (obj, options = {}) => this.#update(obj, 'status', options),
+      patch: (obj, patch, options = {}) => this.#patch(obj, patch, 'status', options),
+    };
+  }
+
+  async #reader(kind: Kind, key: ObjectKey | undefined, signal: AbortSignal | undefined): Promise<Reader> {
+    if (!this.#cache) return this.#api;
+    const fresh = await this.#cache.waitForWrites(kind, key, this.#readYourWritesTimeoutMs, signal);
+    return fresh ? this.#cache : this.#api;
+  }
+
+  async #update<T extends KubernetesObject>(
+    obj: T,
+    subresource: string | undefined,
+    options: WriteOptions,
+  ): Promise<T> {
+    const kind = this.#kinds.kindOf(obj);
+    const key = objectKey(obj);
+    return this.#write(
+      kind,
+      'PUT',
+      resourcePath(kind, key.namespace, key.name, subresource),
+      obj,
+      'application/json',
+      options,
+    );
+  }
+
+  async #patch<T extends KubernetesObject>(
+    obj: T,
+    patch: Patch,
+    subresource: string | undefined,
+    options: PatchOptions,
+  ): Promise<T> {
+    const kind = this.#kinds.kindOf(obj);
+    const key = objectKey(obj);
+    if (patch.type === 'strategic' && !kind.strategicMerge) {
+      throw new Error(
+        `${kind.kind} takes no strategic merge patch (custom resources do not): use a merge or JSON patch.`,
+      );
+    }
+    const path = resourcePath(kind, key.namespace, key.name, subresource);
+    const query: Record<string, boolean> = patch.type === 'apply' && options.force ? { force: true } : {};
+    return this.#write(kind, 'PATCH', path, patch.body, CONTENT_TYPES[patch.type], options, query);
+  }
+
+  async #write<T extends KubernetesObject>(
+    kind: Kind,
+    method: 'POST' | 'PUT' | 'PATCH',
+    path: string,
+    body: unknown,
+    contentType: string,
+    options: WriteOptions,
+    query: Record<string, boolean> = {},
+  ): Promise<T> {
+    const url = withQuery(path, {
+      ...query,
+      fieldManager: options.fieldManager ?? this.#fieldManager,
+      dryRun: options.dryRun ? 'All' : undefined,
+    });
+    const answer = await this.#transport.request<T>({
+      method,
+      path: url,
+      body,
+      contentType,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!options.dryRun) this.#cache?.noteWrite(kind, answer, false);
+    return answer;
+  }
+}
+
+/** A client: see {@link Client}. */
+export function newClient(options: ClientOptions): Client {
+  return new Client(options);
+}
+
+function statusUid(answer: KubernetesObject): string | undefined {
+  return (answer as { details?: { uid?: string } }).details?.uid;
+}

@@ -1,0 +1,129 @@
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { apiErrorFrom } from './api-error.ts';
+
+/** One HTTP request to the API server. `path` includes the query string. */
+export interface RestRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  /** Serialised as JSON unless it is already a string. */
+  readonly body?: unknown;
+  /** Default: `application/json`. */
+  readonly contentType?: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * How the runtime talks to the API server: JSON requests and watch streams. The client and the
+ * cache take one as an explicit parameter, so tests can observe (count, delay, fail) requests
+ * against the real API server.
+ */
+export interface Transport {
+  /** Sends a request and parses the JSON answer; a non-2xx answer rejects with an ApiError. */
+  request<T>(req: RestRequest): Promise<T>;
+  /**
+   * Opens a streaming GET (a watch): resolves with the response once its status is 200, rejects
+   * with an ApiError otherwise. The caller reads the body and must destroy it when done.
+   */
+  stream(path: string, signal: AbortSignal): Promise<IncomingMessage>;
+}
+
+/**
+ * The Transport of a KubeConfig, on node:https with one keep-alive agent. client-node's own fetch
+ * clients are not used because its Watch aborts every stream after 30 s of silence and hides the
+ * Status body of failed requests; node:https gives the full answer and one connection pool.
+ */
+export function transportFor(kubeConfig: KubeConfig): Transport {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('The KubeConfig has no current cluster: set its current-context.');
+  const server = new URL(cluster.server);
+  const secure = server.protocol === 'https:';
+  let agent: HttpAgent | undefined;
+
+  const options = async (
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+  ): Promise<RequestOptions> => {
+    const opts: RequestOptions = { headers: { ...headers } };
+    // Called per request: token providers (exec, OIDC) refresh here.
+    await kubeConfig.applyToHTTPSOptions(opts);
+    // client-node's agent does not keep connections alive; ours does unless a proxy is configured.
+    agent ??= cluster.proxyUrl ? (opts.agent as HttpAgent) : keepAliveAgent(secure, opts);
+    return {
+      method,
+      protocol: server.protocol,
+      hostname: server.hostname,
+      port: server.port,
+      path: server.pathname.replace(/\/$/, '') + path,
+      headers: opts.headers,
+      agent,
+      ...(opts.auth ? { auth: opts.auth } : {}),
+    };
+  };
+
+  const send = (
+    opts: RequestOptions,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<IncomingMessage> =>
+    new Promise((resolve, reject) => {
+      const req = (secure ? httpsRequest : httpRequest)({ ...opts, ...(signal ? { signal } : {}) }, resolve);
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  return {
+    async request<T>(req: RestRequest): Promise<T> {
+      const body =
+        req.body === undefined
+          ? undefined
+          : typeof req.body === 'string'
+            ? req.body
+            : JSON.stringify(req.body);
+      const headers: OutgoingHttpHeaders = { accept: 'application/json' };
+      if (body !== undefined) {
+        headers['content-type'] = req.contentType ?? 'application/json';
+        headers['content-length'] = Buffer.byteLength(body);
+      }
+      const res = await send(await options(req.method, req.path, headers), body, req.signal);
+      const text = await readBody(res);
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status > 299) throw apiErrorFrom(status, text, `${req.method} ${req.path}`);
+      return JSON.parse(text) as T;
+    },
+
+    async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+      const res = await send(await options('GET', path, { accept: 'application/json' }), undefined, signal);
+      if (res.statusCode === 200) return res;
+      const text = await readBody(res);
+      throw apiErrorFrom(res.statusCode ?? 0, text, `GET ${path}`);
+    },
+  };
+}
+
+function keepAliveAgent(secure: boolean, tls: RequestOptions): HttpAgent {
+  if (!secure) return new HttpAgent({ keepAlive: true });
+  return new HttpsAgent({
+    keepAlive: true,
+    ...(tls.ca ? { ca: tls.ca } : {}),
+    ...(tls.cert ? { cert: tls.cert } : {}),
+    ...(tls.key ? { key: tls.key } : {}),
+    ...(tls.pfx ? { pfx: tls.pfx } : {}),
+    ...(tls.passphrase ? { passphrase: tls.passphrase } : {}),
+    ...(tls.servername ? { servername: tls.servername } : {}),
+    ...(tls.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: tls.rejectUnauthorized }),
+  });
+}
+
+async function readBody(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
