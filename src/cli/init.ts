@@ -24,8 +24,16 @@ export function registerInitCommand(program: Command): void {
     .option('--domain <domain>', 'domain of the API groups, e.g. example.org', 'my.domain')
     .option('--project-name <name>', "name of the project (a DNS-1123 label); default: the folder's name")
     .option('--owner <owner>', 'copyright owner, for the license and package.json')
-    .addOption(new Option('--license <license>', 'license of the project').choices(['apache2', 'none']).default('apache2'))
-    .option('--namespaced', 'the operator watches only its own namespace (Roles instead of ClusterRoles)', false)
+    .addOption(
+      new Option('--license <license>', 'license of the project')
+        .choices(['apache2', 'none'])
+        .default('apache2'),
+    )
+    .option(
+      '--namespaced',
+      'the operator watches only its own namespace (Roles instead of ClusterRoles)',
+      false,
+    )
     .option('--multigroup', 'the project will have APIs in more than one group', false)
     .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
@@ -44,6 +52,9 @@ export function registerInitCommand(program: Command): void {
       if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
       process.stdout.write(formatChanges(changes));
       if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
-      else process.stdout.write('Next: npm install, then `npx tsoperator create api --group <group> --kind <Kind>`\n');
+      else
+        process.stdout.write(
+          'Next: npm install, then `npx tsoperator create api --group <group> --kind <Kind>`\n',
+        );
     });
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { tsoperatorVersion } from '../version.ts';
 import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
+import { registerCreateCommand } from './create-api.ts';
 
 /**
  * The tsoperator command line. Each command lives in its own file and only parses, calls and
@@ -17,5 +18,6 @@ export function createProgram(): Command {
     .exitOverride();
   registerEnvtestCommand(program);
   registerInitCommand(program);
+  registerCreateCommand(program);
   return program;
 }

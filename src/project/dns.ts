@@ -14,7 +14,9 @@ export function dns1123LabelProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > LABEL_MAX) problems.push(`must be no more than ${LABEL_MAX} characters`);
   if (!DNS1123_LABEL.test(value)) {
-    problems.push("must consist of lower-case letters, digits and '-', and start and end with a letter or digit");
+    problems.push(
+      "must consist of lower-case letters, digits and '-', and start and end with a letter or digit",
+    );
   }
   return problems;
 }
@@ -36,7 +38,9 @@ export function dns1035LabelProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > LABEL_MAX) problems.push(`must be no more than ${LABEL_MAX} characters`);
   if (!DNS1035_LABEL.test(value)) {
-    problems.push("must consist of lower-case letters, digits and '-', start with a letter and end with a letter or digit");
+    problems.push(
+      "must consist of lower-case letters, digits and '-', start with a letter and end with a letter or digit",
+    );
   }
   return problems;
 }

@@ -96,5 +96,7 @@ function irregularPlural(word: string): string | undefined {
   const ending = Object.keys(IRREGULAR)
     .filter((singular) => word === singular || (singular.length > 3 && word.endsWith(singular)))
     .sort((a, b) => b.length - a.length)[0];
-  return ending === undefined ? undefined : `${word.slice(0, word.length - ending.length)}${IRREGULAR[ending]}`;
+  return ending === undefined
+    ? undefined
+    : `${word.slice(0, word.length - ending.length)}${IRREGULAR[ending]}`;
 }

@@ -80,5 +80,7 @@ export function findResource(
   project: ProjectConfig,
   gvk: Pick<ResourceConfig, 'group' | 'version' | 'kind'>,
 ): ResourceConfig | undefined {
-  return project.resources.find((r) => r.group === gvk.group && r.version === gvk.version && r.kind === gvk.kind);
+  return project.resources.find(
+    (r) => r.group === gvk.group && r.version === gvk.version && r.kind === gvk.kind,
+  );
 }

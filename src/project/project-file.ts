@@ -38,7 +38,9 @@ export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectCo
   }
   const doc = asRecord(document, source);
   if (String(doc['version']) !== '3') {
-    throw new TsoperatorError(`${source} has version "${String(doc['version'])}"; tsoperator reads version "3"`);
+    throw new TsoperatorError(
+      `${source} has version "${String(doc['version'])}"; tsoperator reads version "3"`,
+    );
   }
   const domain = stringField(doc, 'domain', source, '');
   const plugins = doc['plugins'] === undefined ? {} : asRecord(doc['plugins'], `${source} plugins`);
@@ -66,7 +68,9 @@ function settingsDocument(settings: TsoperatorSettings): Record<string, unknown>
 
 function resourceDocument(resource: ResourceConfig): Record<string, unknown> {
   return {
-    ...(resource.api ? { api: { crdVersion: resource.api.crdVersion, namespaced: resource.api.namespaced } } : {}),
+    ...(resource.api
+      ? { api: { crdVersion: resource.api.crdVersion, namespaced: resource.api.namespaced } }
+      : {}),
     ...(resource.controller ? { controller: true } : {}),
     ...(resource.domain === '' ? {} : { domain: resource.domain }),
     ...(resource.external ? { external: true } : {}),
@@ -82,7 +86,8 @@ function resourceDocument(resource: ResourceConfig): Record<string, unknown> {
 function parseResource(doc: Record<string, unknown>, source: string): ResourceConfig {
   const kind = stringField(doc, 'kind', source);
   const api = doc['api'] === undefined ? undefined : asRecord(doc['api'], `${source}.api`);
-  const webhooks = doc['webhooks'] === undefined ? undefined : asRecord(doc['webhooks'], `${source}.webhooks`);
+  const webhooks =
+    doc['webhooks'] === undefined ? undefined : asRecord(doc['webhooks'], `${source}.webhooks`);
   const path = doc['path'];
   return {
     group: stringField(doc, 'group', source, ''),
@@ -90,7 +95,9 @@ function parseResource(doc: Record<string, unknown>, source: string): ResourceCo
     kind,
     plural: stringField(doc, 'plural', source, pluralize(kind.toLowerCase())),
     domain: stringField(doc, 'domain', source, ''),
-    ...(api ? { api: { crdVersion: String(api['crdVersion'] ?? 'v1'), namespaced: api['namespaced'] === true } } : {}),
+    ...(api
+      ? { api: { crdVersion: String(api['crdVersion'] ?? 'v1'), namespaced: api['namespaced'] === true } }
+      : {}),
     ...(doc['controller'] === true ? { controller: true } : {}),
     ...(doc['external'] === true ? { external: true } : {}),
     ...(typeof path === 'string' ? { path } : {}),

@@ -104,7 +104,7 @@ function ownResource(
     kind: request.kind,
     domain: project.domain,
     ...(wantsTypes ? { api: { crdVersion: 'v1', namespaced: request.namespaced ?? true } } : {}),
-    ...(request.controller ?? true ? { controller: true } : {}),
+    ...((request.controller ?? true) ? { controller: true } : {}),
     path: `src/api/${apiDir}${names.version}/${request.kind.toLowerCase()}.types.ts`,
   };
 }
@@ -122,7 +122,7 @@ function kubernetesResource(
     ...names,
     kind: request.kind,
     external: true,
-    ...(request.controller ?? true ? { controller: true } : {}),
+    ...((request.controller ?? true) ? { controller: true } : {}),
     path: '@kubernetes/client-node',
   };
 }

@@ -31,6 +31,8 @@ export class StagingTree {
   readonly #staged = new Map<string, string>();
   readonly #changes = new Map<string, Change>();
   readonly #conflicts: string[] = [];
+  /** Insertions the user must make by hand (the marker was removed); listed after the writes. */
+  readonly #manual: Change[] = [];
 
   private constructor(root: string, state: GeneratedState, force: boolean) {
     this.root = root;
@@ -69,27 +71,35 @@ export class StagingTree {
     });
   }
 
-  /** Writes a file only when it does not exist yet; an existing one is the user's and stays. */
-  async generateOnce(path: string, content: string): Promise<void> {
-    if ((await this.read(path)) === undefined) return this.#write('create', path, content);
-    this.#record({ action: 'unchanged', path });
+  /** Writes a file tsoperator keeps as a model of the project (PROJECT): whatever it holds now. */
+  async update(path: string, content: string): Promise<void> {
+    const current = await this.read(path);
+    if (current === content) return this.#record({ action: 'unchanged', path });
+    this.#write(current === undefined ? 'create' : 'overwrite', path, content);
   }
 
   /** Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once. */
   async insert(path: string, marker: string, snippet: string): Promise<void> {
     const current = await this.read(path);
-    const result = current === undefined ? { kind: 'no-file' as const } : insertAtMarker(current, marker, snippet);
+    const result =
+      current === undefined ? { kind: 'no-file' as const } : insertAtMarker(current, marker, snippet);
     if (result.kind === 'present') return this.#record({ action: 'unchanged', path });
     if (result.kind !== 'inserted') {
-      const where = result.kind === 'no-file' ? `${path} does not exist` : `${path} has no +tsoperator:scaffold:${marker} marker`;
-      this.#record({ action: 'manual', path, note: `${where}; add by hand:\n${snippet}` });
+      const where =
+        result.kind === 'no-file'
+          ? `${path} does not exist`
+          : `${path} has no +tsoperator:scaffold:${marker} marker`;
+      this.#manual.push({ action: 'manual', path, note: `${where}; add by hand:\n${snippet}` });
       return;
     }
     const pristine = current !== undefined && this.#state.get(path) === contentHash(current);
     this.#stage(path, result.text, pristine);
     const previous = this.#changes.get(path);
-    const action = previous?.action === 'create' ? 'create' : 'insert';
-    this.#changes.set(path, { action, path, content: result.text, note: `at +tsoperator:scaffold:${marker}` });
+    const action =
+      previous?.action === 'create' || previous?.action === 'overwrite' ? previous.action : 'insert';
+    const at = `+tsoperator:scaffold:${marker}`;
+    const note = previous?.action === 'insert' ? `${previous.note ?? ''}, ${at}` : `at ${at}`;
+    this.#changes.set(path, { action, path, content: result.text, note });
   }
 
   /** Paths that exist with other content and were not regenerated because --force was not given. */
@@ -99,7 +109,7 @@ export class StagingTree {
 
   /** The plan: every change, and the state file when the recorded hashes changed. */
   changes(): Change[] {
-    const changes = [...this.#changes.values()];
+    const changes = [...this.#changes.values(), ...this.#manual];
     const state = renderGeneratedState(this.#state);
     if (state !== this.#initialState) {
       const action = this.#initialState === renderGeneratedState(new Map()) ? 'create' : 'overwrite';

@@ -36,8 +36,12 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
     );
   }
   const version = tsoperatorVersion();
-  const project = projectConfig(options, version, existing === undefined ? undefined : parseProjectFile(existing));
-  await tree.generate(PROJECT_FILE, renderProjectFile(project));
+  const project = projectConfig(
+    options,
+    version,
+    existing === undefined ? undefined : parseProjectFile(existing),
+  );
+  await tree.update(PROJECT_FILE, renderProjectFile(project));
   const data = await templateData(options, version);
   const dir = templatesDir('init');
   for (const template of await listTemplates(dir)) {
@@ -47,7 +51,11 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
   return finishPlan(tree);
 }
 
-function projectConfig(options: InitOptions, version: string, previous: ProjectConfig | undefined): ProjectConfig {
+function projectConfig(
+  options: InitOptions,
+  version: string,
+  previous: ProjectConfig | undefined,
+): ProjectConfig {
   return {
     version: '3',
     cliVersion: version,

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { applyWrites } from '../scaffold/apply.ts';
+import { planApi } from '../scaffold/api/plan-api.ts';
+import { fileWrites } from '../scaffold/change.ts';
+import { formatChanges } from '../scaffold/format-changes.ts';
+import { askYesNo } from './ask-yes-no.ts';
+
+interface CreateApiFlags {
+  group?: string;
+  version?: string;
+  kind: string;
+  plural?: string;
+  namespaced: boolean;
+  resource?: boolean;
+  controller?: boolean;
+  multigroup: boolean;
+  force: boolean;
+  dryRun: boolean;
+}
+
+/** `tsoperator create api`: a kind's types, controller, test, sample and roles. */
+export function registerCreateCommand(program: Command): void {
+  // `create webhook` registers under the same parent, in whichever order the two are registered.
+  const create =
+    program.commands.find((c) => c.name() === 'create') ??
+    program.command('create').description('add an API or a webhook to the project');
+  create
+    .command('api')
+    .description(
+      'scaffold a kind: its types, a controller registered in src/main.ts, a test, a sample and roles',
+    )
+    .requiredOption('--kind <kind>', 'the kind, in CamelCase, e.g. WebApp')
+    .option('--group <group>', "the API group, without the domain; default: the project's group, else none")
+    .option('--version <version>', 'the API version, e.g. v1 or v1beta1; default: v1')
+    .option('--plural <plural>', 'the resource name; default: the English plural of the kind')
+    .option('--no-namespaced', 'the kind is cluster-scoped')
+    .option('--resource', 'create the types and CRD (default: yes, no for Kubernetes kinds)')
+    .option('--no-resource', 'do not create the types')
+    .option('--controller', 'create a controller (default: yes; asked when interactive)')
+    .option('--no-controller', 'do not create a controller')
+    .option('--multigroup', 'allow a second group, making the project multi-group', false)
+    .option('--force', 'regenerate an existing kind; files you changed are kept', false)
+    .option('--dry-run', 'print what would be written, and write nothing', false)
+    .action(async (flags: CreateApiFlags) => {
+      const controller = flags.controller ?? (await askYesNo('Create a controller?', true));
+      const dir = process.cwd();
+      const { changes, defaultsTaken } = await planApi({
+        dir,
+        kind: flags.kind,
+        namespaced: flags.namespaced,
+        controller,
+        multigroup: flags.multigroup,
+        force: flags.force,
+        ...optional({
+          group: flags.group,
+          version: flags.version,
+          plural: flags.plural,
+          resource: flags.resource,
+        }),
+      });
+      for (const taken of defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
+      if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
+      process.stdout.write(formatChanges(changes));
+      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
+    });
+}
+
+/** The entries whose value was given, so that "not given" stays distinguishable from a value. */
+function optional<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,43 @@
+import type { ResourceRequest } from '../../project/resolve-resource.ts';
+
+/** What `tsoperator create api` takes. */
+export interface CreateApiOptions extends ResourceRequest {
+  /** The project folder. */
+  readonly dir: string;
+}
+
+/** The values the api templates see. */
+export interface ApiTemplateData {
+  readonly kind: string;
+  /** `webapp`: the kind lower-cased, in file and object names. */
+  readonly kindLower: string;
+  readonly plural: string;
+  /** `demo.example.org`, empty for the core group. */
+  readonly qualifiedGroup: string;
+  readonly version: string;
+  /** `demo.example.org/v1`. */
+  readonly apiVersion: string;
+  readonly namespaced: boolean;
+  readonly projectName: string;
+  /** A Kubernetes kind: no types, the kind and type come from the runtime and client-node. */
+  readonly external: boolean;
+  /** The `+kubebuilder:rbac` marker's groups: the qualified group, or `""` for core. */
+  readonly rbacGroup: string;
+  /** Where the resource's files go. */
+  readonly paths: ApiPaths;
+  /** The import specifier of a project file (`src/runtime/index.ts`) from the file being rendered. */
+  readonly imp: (projectPath: string) => string;
+}
+
+/** Where the files of one resource go, relative to the project root. */
+export interface ApiPaths {
+  readonly types: string;
+  readonly groupVersionInfo: string;
+  readonly controller: string;
+  readonly controllerTest: string;
+  readonly sample: string;
+  /** `config/rbac/<prefix>` + `admin_role.yaml` etc. */
+  readonly rolePrefix: string;
+  /** The CRD file the manifests generator writes, as listed in config/crd/kustomization.yaml. */
+  readonly crdBase: string;
+}

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { TsoperatorError } from '../../errors.ts';
+import { apiVersionOf, qualifiedGroup } from '../../project/project-config.ts';
+import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
+import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
+import { resolveResource } from '../../project/resolve-resource.ts';
+import type { Change } from '../change.ts';
+import { finishPlan } from '../finish-plan.ts';
+import { templatesDir } from '../package-paths.ts';
+import { renderTemplate } from '../render-template.ts';
+import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
+import { StagingTree } from '../staging-tree.ts';
+import type { ApiPaths, ApiTemplateData, CreateApiOptions } from './api-options.ts';
+import { apiPaths, importPath } from './api-paths.ts';
+
+/** The plan of `create api`, and the defaults it took, for the command to tell the user. */
+export interface ApiPlan {
+  readonly changes: Change[];
+  readonly defaultsTaken: readonly string[];
+  readonly resource: ResourceConfig;
+}
+
+const MAIN_FILE = 'src/main.ts';
+
+/**
+ * The changes `tsoperator create api` makes: the kind's types, controller (registered in main.ts),
+ * controller test, sample and roles, their kustomize entries, and the resource in PROJECT.
+ *
+ * @example
+ * ```ts
+ * const { changes, defaultsTaken } = await planApi({ dir: '.', kind: 'WebApp' });
+ * ```
+ */
+export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
+  const tree = await StagingTree.open(options.dir, { force: options.force === true });
+  const projectText = await tree.read(PROJECT_FILE);
+  if (projectText === undefined) {
+    throw new TsoperatorError(
+      'no PROJECT file here: run `tsoperator init` first, or run this in the project folder',
+    );
+  }
+  const { resource, defaultsTaken, project } = resolveResource(parseProjectFile(projectText), options);
+  await tree.update(PROJECT_FILE, renderProjectFile(project));
+  const paths = apiPaths(project, resource);
+  const data = (target: string): ApiTemplateData => templateData(project, resource, paths, target);
+  if (resource.api) await stageTypes(tree, paths, data);
+  if (resource.controller) await stageController(tree, paths, data);
+  return { changes: finishPlan(tree), defaultsTaken, resource };
+}
+
+async function stageTypes(tree: StagingTree, paths: ApiPaths, data: (target: string) => ApiTemplateData) {
+  await render(tree, 'groupversion-info.ts', paths.groupVersionInfo, data);
+  await render(tree, 'types.ts', paths.types, data);
+  await render(tree, 'sample.yaml', paths.sample, data);
+  for (const role of ['admin', 'editor', 'viewer']) {
+    await render(tree, `${role}_role.yaml`, `${paths.rolePrefix}${role}_role.yaml`, data);
+    await tree.insert(
+      'config/rbac/kustomization.yaml',
+      'rbac-roles',
+      `- ${paths.rolePrefix.slice('config/rbac/'.length)}${role}_role.yaml`,
+    );
+  }
+  await tree.insert('config/crd/kustomization.yaml', 'crd-resources', `- ${paths.crdBase}`);
+  await tree.insert(
+    'config/samples/kustomization.yaml',
+    'samples',
+    `- ${paths.sample.slice('config/samples/'.length)}`,
+  );
+}
+
+async function stageController(
+  tree: StagingTree,
+  paths: ApiPaths,
+  data: (target: string) => ApiTemplateData,
+) {
+  const { kind } = data(MAIN_FILE);
+  await render(tree, 'controller.ts', paths.controller, data);
+  await render(tree, 'controller.test.ts', paths.controllerTest, data);
+  await tree.insert(
+    MAIN_FILE,
+    'imports',
+    `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`,
+  );
+  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`);
+}
+
+async function render(
+  tree: StagingTree,
+  template: string,
+  target: string,
+  data: (target: string) => ApiTemplateData,
+): Promise<void> {
+  await tree.generate(
+    target,
+    await renderTemplate(join(templatesDir('api'), `${template}.ejs`), data(target)),
+  );
+}
+
+function templateData(
+  project: ProjectConfig,
+  resource: ResourceConfig,
+  paths: ApiPaths,
+  target: string,
+): ApiTemplateData {
+  const group = qualifiedGroup(resource);
+  return {
+    kind: resource.kind,
+    kindLower: resource.kind.toLowerCase(),
+    plural: resource.plural,
+    qualifiedGroup: group,
+    version: resource.version,
+    apiVersion: apiVersionOf(resource),
+    namespaced: resource.api?.namespaced ?? true,
+    projectName: project.projectName,
+    external: resource.external === true,
+    rbacGroup: group === '' ? '""' : group,
+    paths,
+    imp: (projectPath) =>
+      importPath(target, projectPath === 'runtime' ? `${PROJECT_RUNTIME_DIR}/index.ts` : projectPath),
+  };
+}
