@@ -1,0 +1,240 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { CacheReader } from '../client/cache-reader.ts';
+import type { Kind } from '../client/kind.ts';
+import { keyString, type ObjectKey } from '../client/object-key.ts';
+import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
+import { transportFor, type Transport } from '../client/transport.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
+import type { BackoffOptions } from './backoff.ts';
+import { SharedInformer } from './informer.ts';
+import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { NAMESPACE_INDEX, type IndexFunc } from './store.ts';
+import { cloneJson, stripManagedFields, type Transform } from './transform.ts';
+
+/** What to cache of one kind, overriding the cache-wide options. */
+export interface KindCacheOptions {
+  readonly kind: Kind;
+  /** Default: the cache's `namespaces`. */
+  readonly namespaces?: readonly string[];
+  /** Default: the cache's `labelSelector`. */
+  readonly labelSelector?: string;
+  /** Default: none. */
+  readonly fieldSelector?: string;
+  /** Default: the cache's `transform`. */
+  readonly transform?: Transform;
+}
+
+/** What {@link newCache} takes. */
+export interface CacheOptions {
+  /** Where the API server is. Required unless `transport` is given. */
+  readonly kubeConfig?: KubeConfig;
+  /** Default: `transportFor(kubeConfig)`. */
+  readonly transport?: Transport;
+  /** Cache only these namespaces (one watch per namespace and kind). Default: all namespaces. */
+  readonly namespaces?: readonly string[];
+  /** Cache only objects with these labels. Default: all objects. */
+  readonly labelSelector?: string;
+  /** Per-kind overrides. Default: none. */
+  readonly byKind?: readonly KindCacheOptions[];
+  /** Applied to each object before it is stored. Default: `stripManagedFields`. */
+  readonly transform?: Transform;
+  /** Handlers get every object again as an update this often; 0 turns it off. Default: 10 h (controller-runtime's SyncPeriod). */
+  readonly resyncPeriodMs?: number;
+  /** Watches end after 1-2× this many seconds and are resumed. Default: 300. */
+  readonly minWatchTimeoutSeconds?: number;
+  /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
+  readonly backoff?: BackoffOptions;
+  /** Default: Math.random. */
+  readonly random?: () => number;
+  /** Default: silent. */
+  readonly logger?: Logger;
+}
+
+/**
+ * Shared informers by kind, and reads from them, as controller-runtime's informer cache. The
+ * first read or `informerFor` of a kind creates its informer; once `start` has run, informers
+ * start as they are created. Reads return copies, so callers may change what they get.
+ *
+ * @example
+ * ```ts
+ * const cache = newCache({ kubeConfig });
+ * cache.indexField(PodKind, 'spec.nodeName', (pod) => (pod.spec?.nodeName ? [pod.spec.nodeName] : []));
+ * cache.informerFor(PodKind).addEventHandler({ onAdd: (pod) => queue.add(pod.metadata!.name!) });
+ * cache.start(signal);
+ * await cache.waitForCacheSync(signal);
+ * const pods = await cache.list(PodKind, { fieldSelector: 'spec.nodeName=node-1' });
+ * ```
+ */
+export class Cache implements CacheReader {
+  readonly #options: CacheOptions;
+  readonly #transport: Transport;
+  readonly #logger: Logger;
+  readonly #informers = new Map<Kind, SharedInformer>();
+  #signal: AbortSignal | undefined;
+
+  constructor(options: CacheOptions) {
+    const transport =
+      options.transport ?? (options.kubeConfig ? transportFor(options.kubeConfig) : undefined);
+    if (!transport) throw new Error('newCache needs a kubeConfig or a transport');
+    this.#options = options;
+    this.#transport = transport;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** The shared informer of `kind`, created on first use and started if the cache is. */
+  informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> {
+    let informer = this.#informers.get(kind);
+    if (!informer) {
+      informer = this.#newInformer(kind);
+      this.#informers.set(kind, informer);
+      if (this.#signal) informer.start(this.#signal);
+    }
+    return informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * Indexes `kind` by `field` (any name; a field path reads best), as controller-runtime's
+   * IndexField; `list(kind, { fieldSelector: 'field=value' })` then answers from the index.
+   */
+  indexField<T extends KubernetesObject>(kind: Kind<T>, field: string, extract: IndexFunc<T>): void {
+    this.informerFor(kind).addIndex(field, extract);
+  }
+
+  /** Starts every informer, now and to come; they run until `signal` aborts. Returns at once. */
+  start(signal: AbortSignal): void {
+    this.#signal = signal;
+    for (const informer of this.#informers.values()) informer.start(signal);
+  }
+
+  /** Resolves true once every informer created so far has synced, false if `signal` aborts first. */
+  async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    const results = await Promise.all([...this.#informers.values()].map((i) => i.waitForSync(signal)));
+    return results.every(Boolean);
+  }
+
+  async get<T extends KubernetesObject>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    options: GetOptions = {},
+  ): Promise<T | undefined> {
+    const informer = await this.#synced(kind, options.signal);
+    const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
+    return obj && cloneJson(obj);
+  }
+
+  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
+    const informer = await this.#synced(kind, options.signal);
+    const selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
+    const items: T[] = [];
+    for (const obj of candidates(informer, kind, options)) {
+      if (!selector || matchesLabels(selector, obj.metadata?.labels)) items.push(cloneJson(obj));
+    }
+    return { items, resourceVersion: '' };
+  }
+
+  async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+    return (await this.list(kind, options)).items;
+  }
+
+  noteWrite(kind: Kind, answer: KubernetesObject, deleted: boolean): void {
+    // A kind with no informer yet needs no note: its first list is read after the write.
+    this.#informers.get(kind)?.noteWrite(answer, deleted);
+  }
+
+  async waitForWrites(
+    kind: Kind,
+    key: ObjectKey | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const informer = this.#informers.get(kind);
+    if (!informer) return true;
+    const namespace = kind.namespaced ? key?.namespace : undefined;
+    const k = key === undefined ? undefined : keyString(kind.namespaced ? key : { name: key.name });
+    return informer.waitForWrites(k, namespace || undefined, timeoutMs, signal);
+  }
+
+  async #synced<T extends KubernetesObject>(
+    kind: Kind<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<SharedInformer<T>> {
+    const informer = this.informerFor(kind);
+    if (!informer.started)
+      throw new Error(`The cache is not started: call cache.start(signal) before reading ${kind.kind}.`);
+    if (!(await informer.waitForSync(signal))) throw signal?.reason ?? new Error('aborted');
+    return informer;
+  }
+
+  #newInformer(kind: Kind): SharedInformer {
+    const o = this.#options;
+    const own = o.byKind?.find((k) => k.kind === kind);
+    const namespaces = own?.namespaces ?? o.namespaces;
+    const labelSelector = own?.labelSelector ?? o.labelSelector;
+    return new SharedInformer({
+      kind,
+      transport: this.#transport,
+      logger: this.#logger.child({ component: 'informer', kind: kind.kind }),
+      transform: own?.transform ?? o.transform ?? stripManagedFields,
+      resyncPeriodMs: o.resyncPeriodMs ?? 10 * 60 * 60 * 1000,
+      ...(namespaces ? { namespaces } : {}),
+      ...(labelSelector ? { labelSelector } : {}),
+      ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+      ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+      ...(o.backoff ? { backoff: o.backoff } : {}),
+      ...(o.random ? { random: o.random } : {}),
+    });
+  }
+}
+
+/** A cache: see {@link Cache}. */
+export function newCache(options: CacheOptions): Cache {
+  return new Cache(options);
+}
+
+/**
+ * The stored objects a list returns before its label selector: from the narrowest index at hand,
+ * then filtered by every field term and the namespace.
+ */
+function candidates<T extends KubernetesObject>(
+  informer: SharedInformer<T>,
+  kind: Kind,
+  options: ListOptions,
+): T[] {
+  const store = informer.store;
+  const namespace = kind.namespaced && options.namespace ? options.namespace : undefined;
+  const terms = (options.fieldSelector ? parseFieldSelector(options.fieldSelector) : []).map(
+    ([field, value]) => {
+      const index = field === 'metadata.namespace' ? NAMESPACE_INDEX : field;
+      if (field !== 'metadata.name' && !store.hasIndex(index)) {
+        throw new Error(
+          `No index for field "${field}" of ${kind.kind}: add one with cache.indexField(), or read with client.direct().`,
+        );
+      }
+      return { index, value };
+    },
+  );
+  if (namespace) terms.push({ index: NAMESPACE_INDEX, value: namespace });
+  const indexed = terms.find((t) => t.index !== 'metadata.name');
+  let found = indexed ? store.byIndex(indexed.index, indexed.value) : [...store.values()];
+  for (const { index, value } of terms) {
+    if (index === 'metadata.name') found = found.filter((o) => o.metadata?.name === value);
+    else if (index !== indexed?.index || value !== indexed.value) {
+      const hits = new Set(store.byIndex(index, value));
+      found = found.filter((o) => hits.has(o));
+    }
+  }
+  return found;
+}
+
+/** `a=b,c==d` into pairs; the cache answers equality only, as controller-runtime's. */
+function parseFieldSelector(text: string): [string, string][] {
+  return text.split(',').map((term) => {
+    const match = /^\s*([^=!\s]+)\s*==?\s*(.*?)\s*$/.exec(term);
+    if (!match)
+      throw new Error(
+        `The cache answers field selectors of the form field=value only, not "${term}": read with client.direct().`,
+      );
+    const [, field = '', value = ''] = match;
+    return [field, value];
+  });
+}

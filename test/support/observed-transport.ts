@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { RestRequest, Transport } from '../../src/runtime/client/transport.ts';
+
+/**
+ * A Transport that counts the requests going through it and can hold watches off: `disconnect()`
+ * breaks the open watch streams and makes new ones wait until `reconnect()`. Requests still reach
+ * the real API server; nothing is answered here.
+ */
+export class ObservedTransport implements Transport {
+  readonly #inner: Transport;
+  readonly #open = new Set<IncomingMessage>();
+  #gate: Promise<void> | undefined;
+  #openGate: (() => void) | undefined;
+  /** Watch requests opened, by path without query. */
+  readonly watches = new Map<string, number>();
+  /** GET requests without `watch`, by path without query. */
+  readonly lists = new Map<string, number>();
+
+  constructor(inner: Transport) {
+    this.#inner = inner;
+  }
+
+  request<T>(req: RestRequest): Promise<T> {
+    if (req.method === 'GET') bump(this.lists, req.path);
+    return this.#inner.request<T>(req);
+  }
+
+  async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    while (this.#gate) await this.#gate;
+    bump(this.watches, path);
+    const res = await this.#inner.stream(path, signal);
+    this.#open.add(res);
+    res.once('close', () => this.#open.delete(res));
+    return res;
+  }
+
+  /** Streams open right now. */
+  get openStreams(): number {
+    return this.#open.size;
+  }
+
+  disconnect(): void {
+    this.#gate ??= new Promise((resolve) => (this.#openGate = resolve));
+    for (const res of this.#open) res.destroy(new Error('disconnected by the test'));
+  }
+
+  reconnect(): void {
+    const open = this.#openGate;
+    this.#gate = undefined;
+    this.#openGate = undefined;
+    open?.();
+  }
+}
+
+function bump(counts: Map<string, number>, path: string): void {
+  const bare = path.split('?')[0] ?? path;
+  counts.set(bare, (counts.get(bare) ?? 0) + 1);
+}
