@@ -59,8 +59,6 @@ function webhookProblems(marker: WebhookMarker): string[] {
   const timeout = marker.timeoutSeconds;
   if (timeout && (timeout < 1 || timeout > 30))
     problems.push(`timeoutSeconds must be between 1 and 30, got ${timeout}`);
-  if (marker.admissionReviewVersions.length === 0)
-    problems.push('admissionReviewVersions is required, e.g. admissionReviewVersions=v1');
   for (const version of marker.webhookVersions ?? []) {
     if (version !== 'v1') problems.push(`unsupported webhook version: ${version} (only v1 is supported)`);
   }

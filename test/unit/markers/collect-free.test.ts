@@ -1,0 +1,52 @@
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Project } from 'ts-morph';
+import {
+  DiagnosticList,
+  collectFreeMarkers,
+  createMarkerRegistry,
+  rbacMarkers,
+} from '../../../src/markers/index.ts';
+
+function rbacIn(source: string): { verbs: string[]; line: number }[] {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const file = project.createSourceFile('/src/controller.ts', source);
+  const context = {
+    registry: createMarkerRegistry(),
+    diagnostics: new DiagnosticList(),
+    displayPath: () => 'src/controller.ts',
+  };
+  return collectFreeMarkers(file, [rbacMarkers.rule], context)
+    .get(rbacMarkers.rule)
+    .map(({ value, location }) => ({ verbs: value.verbs, line: location.line }));
+}
+
+it('finds rbac markers in line comments, JSDoc blocks and class bodies', () => {
+  const source = [
+    '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get',
+    'export class Reconciler {',
+    '  /**',
+    '   * +kubebuilder:rbac:groups=apps,resources=deployments,verbs=list',
+    '   */',
+    '  reconcile(): void {}',
+    '  // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=watch',
+    '}',
+  ].join('\n');
+  assert.deepEqual(rbacIn(source), [
+    { verbs: ['get'], line: 1 },
+    { verbs: ['list'], line: 4 },
+    { verbs: ['watch'], line: 7 },
+  ]);
+});
+
+it('ignores marker text inside strings and other markers', () => {
+  const source = [
+    "const text = '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get';",
+    'const template = `',
+    '// +kubebuilder:rbac:groups=apps,resources=pods,verbs=get',
+    '`;',
+    '// +kubebuilder:object:root=true',
+    'export { text, template };',
+  ].join('\n');
+  assert.deepEqual(rbacIn(source), []);
+});
