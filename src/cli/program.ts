@@ -15,6 +15,8 @@ export function createProgram(): Command {
     )
     .version(tsoperatorVersion(), '-v, --version', 'print the tsoperator version')
     .showHelpAfterError('(run with --help for usage)')
+    // `create api --version v1` is the API version: program options only count before a command.
+    .enablePositionalOptions()
     .exitOverride();
   registerEnvtestCommand(program);
   registerInitCommand(program);

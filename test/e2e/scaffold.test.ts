@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { execa } from 'execa';
+import { repoRoot } from '../support/cli.ts';
+
+/**
+ * The flow a user follows, end to end: init, create api, npm install (with tsoperator packed from
+ * this checkout), then the generated project's own build, lint and tests, its controller test on a
+ * real control plane.
+ */
+describe('a scaffolded project builds, lints and tests green', () => {
+  let root = '';
+  let project = '';
+
+  /** Runs a command in the generated project, failing with its output when it fails. */
+  async function run(file: string, args: readonly string[], cwd = project): Promise<string> {
+    const result = await execa(file, args, { cwd, all: true, reject: false, env: { CI: 'true' } });
+    assert.equal(result.exitCode, 0, `${file} ${args.join(' ')} failed:\n${result.all}`);
+    return result.all;
+  }
+
+  const tsoperator = (args: readonly string[]): Promise<string> =>
+    run(process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tsoperator-e2e-'));
+    project = join(root, 'webapp-operator');
+    await mkdir(project);
+    await run('npm', ['run', 'build'], repoRoot);
+    await run('npm', ['pack', '--silent', '--pack-destination', root], repoRoot);
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  it('init, then create api --group demo --version v1 --kind WebApp', async () => {
+    await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+    const output = await tsoperator([
+      'create',
+      'api',
+      '--group',
+      'demo',
+      '--version',
+      'v1',
+      '--kind',
+      'WebApp',
+    ]);
+    assert.match(output, /create {4}src\/controllers\/webapp\.controller\.ts/);
+    assert.ok(
+      existsSync(join(project, 'config', 'crd', 'bases', 'demo.example.org_webapps.yaml')),
+      'create api generated the CRD',
+    );
+  });
+
+  it('npm install, with tsoperator from this checkout', async () => {
+    const tarball = (await readdir(root)).find(
+      (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
+    );
+    assert.ok(tarball, 'npm pack wrote a tarball');
+    await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', join(root, tarball)]);
+  });
+
+  it('npm run build', async () => {
+    await run('npm', ['run', 'build']);
+    assert.ok(existsSync(join(project, 'dist', 'main.js')));
+  });
+
+  it('npm run lint', async () => {
+    await run('npm', ['run', 'lint']);
+  });
+
+  it('npm test: the controller test passes on the envtest control plane', async () => {
+    const output = await run('npm', ['test']);
+    assert.match(output, /✔ records the generation it reconciled in the status/);
+    assert.match(output, /ℹ fail 0/);
+  });
+});

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runTsoperator } from '../../support/cli.ts';
+import { snapshotFolder } from '../../support/folder-snapshot.ts';
+
+describe('tsoperator init and create api (built CLI)', () => {
+  let root = '';
+  let dir = '';
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tsoperator-cli-'));
+    dir = join(root, 'webapp-operator');
+    await mkdir(dir);
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  it('init --dry-run prints the plan and writes nothing', async () => {
+    const result = await runTsoperator(['init', '--domain', 'example.org', '--dry-run'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^create {4}PROJECT$/m);
+    assert.match(result.stdout, /^create {4}src\/main\.ts$/m);
+    assert.match(result.stdout, /^dry run: nothing was written$/m);
+    assert.deepEqual([...(await snapshotFolder(dir)).keys()], []);
+  });
+
+  it('init writes the plan it printed in the dry run', async () => {
+    const result = await runTsoperator(['init', '--domain', 'example.org'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^create {4}PROJECT$/m);
+    assert.ok((await snapshotFolder(dir)).has('src/main.ts'));
+  });
+
+  it('init again exits 2 with one message and no stack', async () => {
+    const result = await runTsoperator(['init', '--domain', 'example.org'], { cwd: dir });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^Error: this folder is already a tsoperator project/);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+
+  it('create api --kind alone says which defaults it took; --dry-run writes nothing', async () => {
+    const before = await snapshotFolder(dir);
+    const result = await runTsoperator(['create', 'api', '--kind', 'WebApp', '--dry-run'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^defaulted: version v1 \(no --version given\)$/m);
+    assert.match(result.stdout, /^defaulted: no group: the kind is in the bare domain example\.org/m);
+    assert.match(result.stdout, /^create {4}src\/controllers\/webapp\.controller\.ts$/m);
+    assert.match(
+      result.stdout,
+      /^insert {4}src\/main\.ts\n {10}at \+tsoperator:scaffold:imports, \+tsoperator:scaffold:controllers$/m,
+    );
+    assert.deepEqual(await snapshotFolder(dir), before);
+  });
+
+  it('create api --version is the API version, not the program version', async () => {
+    const args = ['create', 'api', '--group', 'demo', '--version', 'v2', '--kind', 'WebApp'];
+    const result = await runTsoperator(args, { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok((await snapshotFolder(dir)).has('src/api/v2/webapp.types.ts'));
+  });
+
+  it('create api with a bad kind exits 2 naming the rule', async () => {
+    const result = await runTsoperator(['create', 'api', '--kind', 'webapp'], { cwd: dir });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^Error: invalid kind "webapp": it must start with an upper-case letter/);
+  });
+});
