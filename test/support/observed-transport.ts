@@ -29,6 +29,11 @@ export class ObservedTransport implements Transport {
     while (this.#gate) await this.#gate;
     bump(this.watches, path);
     const res = await this.#inner.stream(path, signal);
+    // Disconnected while this watch was being opened: it must not deliver anything either.
+    if (this.#gate) {
+      res.destroy();
+      throw new Error('disconnected by the test');
+    }
     this.#open.add(res);
     res.once('close', () => this.#open.delete(res));
     return res;

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { objectRef } from '../../../src/runtime/client/object-key.ts';
+import { mergePatch } from '../../../src/runtime/client/patch.ts';
+import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { compactEtcd } from '../../support/etcd-compaction.ts';
+import { eventually } from '../../support/eventually.ts';
+import { ObservedTransport } from '../../support/observed-transport.ts';
+import { RecordingHandler } from '../../support/recording-handler.ts';
+
+// Without the watch cache, watches are served by etcd itself: a compaction makes an old
+// resourceVersion Gone, and a restarted API server resumes watches from etcd's full history.
+describe('informer cache through 410 Gone and API server crashes', () => {
+  let env: Environment;
+  let admin: Client;
+  const stop = new AbortController();
+  before(async () => {
+    env = await startEnvironment({ apiServerArgs: ['--watch-cache=false'] });
+    admin = newClient({ kubeConfig: env.kubeConfig });
+  });
+  after(async () => {
+    stop.abort();
+    await env.stop();
+  });
+
+  const namespace = async (): Promise<string> => {
+    const name = `resilience-${randomUUID().slice(0, 8)}`;
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    return name;
+  };
+  const configMap = (ns: string, name: string, v = '1'): V1ConfigMap => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+    data: { v },
+  });
+  const watched = async (
+    ns: string,
+  ): Promise<{ cache: Cache; transport: ObservedTransport; handler: RecordingHandler }> => {
+    const transport = new ObservedTransport(transportFor(env.kubeConfig));
+    const cache = newCache({ transport, namespaces: [ns] });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    return { cache, transport, handler };
+  };
+  /** `namespace/name@resourceVersion` of each object, sorted: equal lists mean equal content. */
+  const versions = (items: V1ConfigMap[]): string[] =>
+    items.map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`).sort();
+  const sameAsServer = async (cache: Cache, ns: string): Promise<boolean> => {
+    const [cached, served] = [
+      await cache.listAll(ConfigMapKind, { namespace: ns }),
+      await admin.listAll(ConfigMapKind, { namespace: ns }),
+    ];
+    return JSON.stringify(versions(cached)) === JSON.stringify(versions(served));
+  };
+
+  it('relists after 410 Gone, losing no object and delivering the deletions that happened meanwhile', async () => {
+    const ns = await namespace();
+    for (const name of ['keep', 'change', 'gone']) await admin.create(configMap(ns, name));
+    const { cache, transport, handler } = await watched(ns);
+
+    transport.disconnect();
+    await admin.delete(objectRef(ConfigMapKind, { namespace: ns, name: 'gone' }));
+    await admin.patch(
+      objectRef(ConfigMapKind, { namespace: ns, name: 'change' }),
+      mergePatch({ data: { v: '2' } }),
+    );
+    await admin.create(configMap(ns, 'born'));
+    await compactEtcd(env.etcdUrl);
+    const initialLists = transport.lists.get(resourcePath(ConfigMapKind, ns));
+    transport.reconnect();
+
+    await eventually(
+      () => handler.saw('delete', 'gone') && handler.saw('add', 'born') && handler.saw('update', 'change'),
+      'the relist delivers what was missed',
+    );
+    assert.equal(initialLists, 1);
+    assert.equal(transport.lists.get(resourcePath(ConfigMapKind, ns)), 2, 'one relist');
+    const deleted = handler.of('gone').at(-1);
+    assert.equal(deleted?.finalStateUnknown, true);
+    assert.equal(
+      (deleted?.obj as V1ConfigMap).data?.['v'],
+      '1',
+      'the deletion carries the last state the cache knew',
+    );
+    const update = handler.of('change').at(-1);
+    assert.deepEqual(
+      [(update?.old as V1ConfigMap).data?.['v'], (update?.obj as V1ConfigMap).data?.['v']],
+      ['1', '2'],
+    );
+    assert.deepEqual(
+      handler.of('keep').map((e) => e.type),
+      ['add'],
+      'an unchanged object gets no event',
+    );
+    assert.equal(await sameAsServer(cache, ns), true);
+  });
+
+  it('survives a killed and restarted API server with no lost event', async () => {
+    const ns = await namespace();
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `a${i}`));
+    const { cache, handler } = await watched(ns);
+
+    // Writes just before the kill: their events may still be on the wire when the server dies.
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `b${i}`));
+    await admin.delete(objectRef(ConfigMapKind, { namespace: ns, name: 'a0' }));
+    await env.restartApiServer({ crash: true, downtimeMs: 2000 });
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `c${i}`));
+    await admin.delete(objectRef(ConfigMapKind, { namespace: ns, name: 'a1' }));
+    await admin.patch(
+      objectRef(ConfigMapKind, { namespace: ns, name: 'a2' }),
+      mergePatch({ data: { v: '2' } }),
+    );
+
+    await eventually(() => sameAsServer(cache, ns), 'the cache matches the API server again');
+    for (const name of ['b0', 'b1', 'b2', 'b3', 'b4', 'c0', 'c1', 'c2', 'c3', 'c4'])
+      assert.ok(handler.saw('add', name), `add of ${name}`);
+    for (const name of ['a0', 'a1']) assert.ok(handler.saw('delete', name), `delete of ${name}`);
+    assert.equal((handler.of('a2').at(-1)?.obj as V1ConfigMap).data?.['v'], '2');
+  });
+});
