@@ -32,6 +32,12 @@ export interface WorkqueueOptions<K extends string> {
   maxOvertakes?: number;
 }
 
+/**
+ * Node fires a longer timer after 1 ms; a longer delay is waited for in steps of this size, each
+ * waking finds nothing due and waits again.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The metrics of one queue; `timed` is false when they go nowhere, to skip reading the clock. */
 interface QueueMetrics {
   readonly timed: boolean;
@@ -125,7 +131,8 @@ export class Workqueue<K extends string = string> {
     if (this.#shuttingDown) return;
     this.#metrics.retries.inc();
     const priority = options?.priority ?? 0;
-    if (delayMs <= 0) {
+    // `!(x > 0)` also sends NaN here: a delay that is not a positive number means now.
+    if (!(delayMs > 0)) {
       this.#add(key, priority);
       return;
     }
@@ -264,7 +271,8 @@ export class Workqueue<K extends string = string> {
     const timer = new AbortController();
     this.#timer = timer;
     // An aborted sleep resolves too: only the sleep still current adds the due keys.
-    void this.#clock.sleep(Math.max(0, readyAt - this.#clock.now()), timer.signal).then(() => {
+    const wait = Math.min(Math.max(0, readyAt - this.#clock.now()), MAX_TIMER_MS);
+    void this.#clock.sleep(wait, timer.signal).then(() => {
       if (!timer.signal.aborted) this.#addDue();
     });
   }

@@ -105,3 +105,21 @@ test('a waiting get is served when a delayed key falls due', async () => {
   await advance(clock, 10);
   assert.equal(keyOf(await waiting), 'a');
 });
+
+test('a delay longer than a Node timer can hold is waited for in steps, not fired early', async () => {
+  const clock = new FakeClock(0);
+  const queue = new Workqueue({ clock });
+  const fortyDays = 40 * 24 * 3600 * 1000;
+  queue.addAfter('a', fortyDays);
+  await advance(clock, 2 ** 31 - 1);
+  assert.equal(queue.len, 0);
+  assert.equal(clock.sleepers, 1, 'waiting again for the rest');
+  await advance(clock, fortyDays - (2 ** 31 - 1));
+  assert.equal(queue.len, 1);
+});
+
+test('a NaN delay adds at once instead of corrupting the deadline order', () => {
+  const queue = new Workqueue({ clock: new FakeClock(0) });
+  queue.addAfter('a', Number.NaN);
+  assert.equal(queue.len, 1);
+});
