@@ -1,0 +1,83 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { SourceFile } from 'ts-morph';
+import { Project } from 'ts-morph';
+import type { DiagnosticList, MarkerContext, MarkerRegistry, MarkerSet } from '../../markers/index.ts';
+import { collectFileMarkers, packageMarkers } from '../../markers/index.ts';
+
+/** One API version folder (`src/api/v1`): its group and version, from its group-version file. */
+export interface ApiVersionFolder {
+  readonly group: string;
+  readonly version: string;
+  readonly files: readonly SourceFile[];
+  readonly markers: MarkerSet;
+}
+
+/** The API sources of a project, loaded with ts-morph, and the context markers are read in. */
+export interface ApiProject {
+  readonly project: Project;
+  readonly folders: readonly ApiVersionFolder[];
+  readonly context: MarkerContext;
+}
+
+/** Where a project keeps its API types, relative to its root. */
+export const API_DIR = join('src', 'api');
+
+/**
+ * Loads every `.ts` file under `src/api` (tests and declaration files aside). A folder whose files
+ * carry `+groupName` is an API version; folders without one hold shared helper types.
+ */
+export function loadApiProject(
+  root: string,
+  registry: MarkerRegistry,
+  diagnostics: DiagnosticList,
+): ApiProject {
+  const project = new Project({
+    useInMemoryFileSystem: false,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: false, noLib: true },
+  });
+  const context: MarkerContext = {
+    registry,
+    diagnostics,
+    displayPath: (file) => relative(root, file.getFilePath()).split(sep).join('/'),
+  };
+  const folders: ApiVersionFolder[] = [];
+  for (const dir of apiDirectories(join(root, API_DIR))) {
+    const files = typeFiles(dir).map((path) => project.addSourceFileAtPath(path));
+    const folder = versionFolder(dir, files, context);
+    if (folder) folders.push(folder);
+  }
+  return { project, folders, context };
+}
+
+function versionFolder(
+  dir: string,
+  files: SourceFile[],
+  context: MarkerContext,
+): ApiVersionFolder | undefined {
+  const markerSets = files.map((file) => collectFileMarkers(file, context));
+  const markers = markerSets.find((set) => set.has(packageMarkers.groupName));
+  if (!markers || markers.has(packageMarkers.skip)) return undefined;
+  const group = markers.value(packageMarkers.groupName) ?? '';
+  const version = markers.value(packageMarkers.versionName) ?? dir.split(sep).at(-1) ?? '';
+  return { group, version, files, markers };
+}
+
+function apiDirectories(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const children = readdirSync(dir)
+    .sort()
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isDirectory());
+  return [dir, ...children.flatMap(apiDirectories)];
+}
+
+function typeFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.test.ts'))
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
+}

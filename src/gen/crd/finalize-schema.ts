@@ -1,0 +1,35 @@
+import type { JSONSchemaProps } from './json-schema-props.ts';
+
+/**
+ * Drops what Go's JSON encoding of a schema leaves out (`omitempty`): empty property maps and
+ * required lists, false flags, and references that were never resolved.
+ */
+export function finalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (value === undefined || value === false || key === '$ref') continue;
+    if (Array.isArray(value) && value.length === 0 && key !== 'enum') continue;
+    out[key] = finalizeValue(key, value);
+  }
+  if (out['properties'] !== undefined && Object.keys(out['properties'] as object).length === 0)
+    delete out['properties'];
+  return out as JSONSchemaProps;
+}
+
+function finalizeValue(key: string, value: unknown): unknown {
+  switch (key) {
+    case 'properties':
+      return Object.fromEntries(
+        Object.entries(value as Record<string, JSONSchemaProps>).map(([k, v]) => [k, finalizeSchema(v)]),
+      );
+    case 'items':
+      return finalizeSchema(value as JSONSchemaProps);
+    case 'additionalProperties':
+      return typeof value === 'object' ? finalizeSchema(value as JSONSchemaProps) : value;
+    case 'allOf':
+    case 'anyOf':
+      return (value as JSONSchemaProps[]).map(finalizeSchema);
+    default:
+      return value;
+  }
+}

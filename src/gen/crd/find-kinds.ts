@@ -1,0 +1,28 @@
+import type { InterfaceDeclaration } from 'ts-morph';
+import type { MarkerContext } from '../../markers/index.ts';
+import { DiagnosticList, collectMarkers, crdMarkers } from '../../markers/index.ts';
+import type { ApiVersionFolder } from './api-project.ts';
+
+/**
+ * The kinds of a version folder: exported interfaces with apiVersion, kind and object metadata, or
+ * marked `+kubebuilder:object:root=true`; list types (`items`, ListMeta metadata) are not kinds.
+ */
+export function findKinds(folder: ApiVersionFolder, context: MarkerContext): InterfaceDeclaration[] {
+  return folder.files
+    .flatMap((file) => file.getInterfaces())
+    .filter((declaration) => declaration.isExported() && isKind(declaration, context));
+}
+
+function isKind(declaration: InterfaceDeclaration, context: MarkerContext): boolean {
+  if (
+    declaration.getProperty('items') ||
+    /ListMeta/.test(declaration.getProperty('metadata')?.getTypeNode()?.getText() ?? '')
+  ) {
+    return false;
+  }
+  const hasTypeMeta = ['apiVersion', 'kind', 'metadata'].every((name) => declaration.getProperty(name));
+  if (hasTypeMeta) return true;
+  // Marker errors are reported once, when the type itself is parsed; here only the flag matters.
+  const quiet: MarkerContext = { ...context, diagnostics: new DiagnosticList() };
+  return collectMarkers(declaration, 'type', quiet).value(crdMarkers.objectRoot) === true;
+}

@@ -1,0 +1,85 @@
+import type { InterfaceDeclaration } from 'ts-morph';
+import type { DiagnosticList, MarkerRegistry } from '../../markers/index.ts';
+import { DiagnosticCodes, packageMarkers } from '../../markers/index.ts';
+import type { ApiProject, ApiVersionFolder } from './api-project.ts';
+import { loadApiProject } from './api-project.ts';
+import { ApiTypes } from './api-types.ts';
+import type { KindVersion } from './build-crd.ts';
+import { buildCrd } from './build-crd.ts';
+import type { CustomResourceDefinition } from './custom-resource-definition.ts';
+import { finalizeSchema } from './finalize-schema.ts';
+import { findKinds } from './find-kinds.ts';
+import { flattenSchema } from './flatten.ts';
+import { KNOWN_REF_PREFIX, SchemaFormatter } from './format-schema.ts';
+import { knownTypeSchema } from './known-types/index.ts';
+import { withRootFields } from './type-meta.ts';
+
+export interface CrdGeneratorOptions {
+  /** The project root; API types are read from `src/api` below it. */
+  readonly root: string;
+  readonly registry: MarkerRegistry;
+  /** Problems go here; the caller decides whether to stop (a generator never throws on user errors). */
+  readonly diagnostics: DiagnosticList;
+  /** Written into each CRD's version annotation, e.g. `v0.1.0`. */
+  readonly generatorVersion: string;
+}
+
+/**
+ * The CustomResourceDefinitions of a project, one per group and kind, ordered by group then kind.
+ *
+ * @example
+ * const diagnostics = new DiagnosticList();
+ * const crds = generateCrds({ root: '.', registry: createMarkerRegistry(), diagnostics, generatorVersion: 'v0.1.0' });
+ * diagnostics.throwIfErrors();
+ */
+export function generateCrds(options: CrdGeneratorOptions): CustomResourceDefinition[] {
+  const api = loadApiProject(options.root, options.registry, options.diagnostics);
+  const types = new ApiTypes(api.context);
+  const formatter = new SchemaFormatter(types, options.diagnostics, optionalByDefault(api));
+  const byKind = new Map<string, { group: string; kind: string; versions: KindVersion[] }>();
+  for (const folder of api.folders) {
+    for (const declaration of findKinds(folder, api.context)) {
+      const key = JSON.stringify([folder.group, declaration.getName()]);
+      const entry = byKind.get(key) ?? { group: folder.group, kind: declaration.getName(), versions: [] };
+      entry.versions.push(kindVersion(folder, declaration, types, formatter, options.diagnostics));
+      byKind.set(key, entry);
+    }
+  }
+  return [...byKind.keys()].sort().flatMap((key) => {
+    const { group, kind, versions } = byKind.get(key) ?? { group: '', kind: '', versions: [] };
+    return buildCrd(group, kind, versions, options.generatorVersion, options.diagnostics) ?? [];
+  });
+}
+
+function kindVersion(
+  folder: ApiVersionFolder,
+  declaration: InterfaceDeclaration,
+  types: ApiTypes,
+  formatter: SchemaFormatter,
+  diagnostics: DiagnosticList,
+): KindVersion {
+  const named = types.get(types.request(declaration));
+  const resolve = (ref: string) =>
+    ref.startsWith(KNOWN_REF_PREFIX)
+      ? (knownTypeSchema(ref.slice(KNOWN_REF_PREFIX.length)) ?? {})
+      : formatter.namedSchema(ref);
+  const conflict = (message: string) =>
+    diagnostics.error(DiagnosticCodes.conflictingMarkers, message, named.location);
+  const flattened = flattenSchema(formatter.namedSchema(named.id), resolve, conflict);
+  return {
+    version: folder.version,
+    schema: finalizeSchema(withRootFields(flattened)),
+    markers: named.markers,
+    location: named.location,
+  };
+}
+
+/** Whether a file's folder says `+kubebuilder:validation:Optional` (fields optional unless marked). */
+function optionalByDefault(api: ApiProject): (file: string) => boolean {
+  const optionalFiles = new Set(
+    api.folders
+      .filter((folder) => folder.markers.has(packageMarkers.optionalByDefault))
+      .flatMap((folder) => folder.files.map((file) => api.context.displayPath(file))),
+  );
+  return (file) => optionalFiles.has(file);
+}

@@ -1,0 +1,131 @@
+import { compareYamlKeys } from './go-key-order.ts';
+import { scalarStyle } from './go-scalar.ts';
+import type { YamlValue } from './yaml-value.ts';
+
+/** go-yaml's preferred line width: plain and quoted scalars fold at a space past this column. */
+const BEST_WIDTH = 80;
+
+/**
+ * Writes one YAML document the way sigs.k8s.io/yaml (go-yaml v2) writes it, so generated manifests
+ * match those of Go tools byte for byte: keys sorted, sequences not indented under their key,
+ * long strings folded at column 80, multi-line strings as literal blocks.
+ *
+ * @example
+ * writeYaml({ kind: 'List', items: [] }); // 'items: []\nkind: List\n'
+ */
+export function writeYaml(value: YamlValue): string {
+  return `${block(value, 0).join('\n')}\n`;
+}
+
+function block(value: YamlValue, indent: number): string[] {
+  if (Array.isArray(value)) return sequence(value as readonly YamlValue[], indent);
+  if (isMapping(value)) return mapping(value, indent);
+  return [' '.repeat(indent) + scalarLines(value, indent, indent).join('\n')];
+}
+
+function isMapping(value: YamlValue): value is { readonly [key: string]: YamlValue | undefined } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function entries(value: { readonly [key: string]: YamlValue | undefined }): [string, YamlValue][] {
+  return Object.entries(value)
+    .filter((entry): entry is [string, YamlValue] => entry[1] !== undefined)
+    .sort(([a], [b]) => compareYamlKeys(a, b));
+}
+
+function isEmptyCollection(value: YamlValue): boolean {
+  return (Array.isArray(value) && value.length === 0) || (isMapping(value) && entries(value).length === 0);
+}
+
+function mapping(value: { readonly [key: string]: YamlValue | undefined }, indent: number): string[] {
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  for (const [key, child] of entries(value)) {
+    const head = `${pad}${keyText(key)}:`;
+    if (isEmptyCollection(child)) lines.push(`${head} ${Array.isArray(child) ? '[]' : '{}'}`);
+    else if (Array.isArray(child)) lines.push(head, ...sequence(child as readonly YamlValue[], indent));
+    else if (isMapping(child)) lines.push(head, ...mapping(child, indent + 2));
+    else {
+      const [first = '', ...rest] = scalarLines(child, indent + 2, head.length + 1);
+      lines.push(`${head} ${first}`, ...rest);
+    }
+  }
+  return lines;
+}
+
+function sequence(items: readonly YamlValue[], indent: number): string[] {
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  for (const item of items) {
+    if (isEmptyCollection(item)) lines.push(`${pad}- ${Array.isArray(item) ? '[]' : '{}'}`);
+    else if (Array.isArray(item) || isMapping(item)) {
+      const [first = '', ...rest] = block(item, indent + 2);
+      lines.push(`${pad}- ${first.slice(indent + 2)}`, ...rest);
+    } else {
+      const [first = '', ...rest] = scalarLines(item, indent + 2, indent + 2);
+      lines.push(`${pad}- ${first}`, ...rest);
+    }
+  }
+  return lines;
+}
+
+function keyText(key: string): string {
+  const style = scalarStyle(key);
+  if (style === 'plain') return key;
+  return style === 'single' ? `'${key.replace(/'/g, "''")}'` : JSON.stringify(key);
+}
+
+/** A scalar starting at `column`; continuation lines (folds, literal blocks) are indented by `indent`. */
+function scalarLines(value: YamlValue, indent: number, column: number): string[] {
+  if (value === null) return ['null'];
+  if (typeof value === 'boolean') return [String(value)];
+  if (typeof value === 'number') return [formatNumber(value)];
+  const text = value as string;
+  switch (scalarStyle(text)) {
+    case 'plain':
+      return fold(text, indent, column, false);
+    case 'single':
+      return fold(`'${text.replace(/'/g, "''")}'`, indent, column, true);
+    case 'literal':
+      return literal(text, indent);
+    case 'double':
+      return [JSON.stringify(text)];
+  }
+}
+
+/** go-yaml breaks at a single space once the line is past the width, never at the ends. */
+function fold(text: string, indent: number, column: number, quoted: boolean): string[] {
+  const lines: string[] = [];
+  let current = '';
+  let col = column;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] ?? '';
+    const inside = !quoted || (i > 1 && i < text.length - 2);
+    if (char === ' ' && inside && text[i - 1] !== ' ' && text[i + 1] !== ' ' && col > BEST_WIDTH) {
+      lines.push(current);
+      current = ' '.repeat(indent);
+      col = indent;
+      continue;
+    }
+    current += char;
+    col++;
+  }
+  lines.push(current);
+  return lines;
+}
+
+function literal(text: string, indent: number): string[] {
+  const trailing = /\n+$/.exec(text)?.[0].length ?? 0;
+  const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
+  const indicator = text.startsWith(' ') ? String(2) : '';
+  const body = trailing === 0 ? text : text.slice(0, -trailing);
+  const pad = ' '.repeat(indent);
+  const lines = body.split('\n').map((line) => (line === '' ? '' : pad + line));
+  return [`|${indicator}${chomp}`, ...lines, ...Array.from({ length: Math.max(0, trailing - 1) }, () => '')];
+}
+
+/** Integers as integers; other numbers as Go's strconv 'g' formatting writes them. */
+function formatNumber(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
+  return String(value).replace(/e([+-])(\d)$/, 'e$10$2');
+}
