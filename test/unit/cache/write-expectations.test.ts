@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { isAtOrAfter } from '../../../src/runtime/cache/resource-version.ts';
+import { WriteExpectations, type ExpectationView } from '../../../src/runtime/cache/write-expectations.ts';
+
+const obj = (name: string, resourceVersion: string, uid = 'u1'): KubernetesObject => ({
+  metadata: { namespace: 'ns', name, resourceVersion, uid },
+});
+const view = (stored: Record<string, KubernetesObject>, progress = ''): ExpectationView => ({
+  get: (key) => stored[key],
+  progressOf: () => progress,
+});
+
+describe('resource versions', () => {
+  it('compare as the decimal integers the API server makes them', () => {
+    assert.equal(isAtOrAfter('10', '9'), true);
+    assert.equal(isAtOrAfter('9', '10'), false);
+    assert.equal(isAtOrAfter('42', '42'), true);
+    assert.equal(isAtOrAfter(undefined, '1'), false);
+    assert.equal(isAtOrAfter('abc', 'abd'), false, 'opaque versions only compare equal');
+  });
+});
+
+describe('WriteExpectations', () => {
+  it('holds a write until the store has it or has read past it, then drops it', () => {
+    const writes = new WriteExpectations();
+    writes.note('ns/a', obj('a', '20'), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '19') }, '19')), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '20') }, '20')), true);
+    assert.equal(writes.size, 0);
+    writes.note('ns/b', obj('b', '30'), false);
+    assert.equal(
+      writes.settle('ns/b', view({}, '31')),
+      true,
+      'gone again since: progress past the write is enough',
+    );
+  });
+
+  it('holds a delete until the key is gone or holds another object', () => {
+    const writes = new WriteExpectations();
+    writes.note('ns/a', obj('a', '5', 'old'), true);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '5', 'old') }, '99')), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '100', 'new') })), true);
+  });
+
+  it('settles all writes of a namespace for a list', () => {
+    const writes = new WriteExpectations();
+    writes.note('ns/a', obj('a', '5'), false);
+    writes.note('other/b', { metadata: { namespace: 'other', name: 'b', resourceVersion: '9' } }, false);
+    assert.equal(writes.settleAll(view({}, '6'), 'ns'), true);
+    assert.equal(writes.settleAll(view({}, '6')), false);
+    assert.equal(writes.size, 1);
+  });
+});
