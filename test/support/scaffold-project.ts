@@ -1,6 +1,6 @@
-import { mkdtemp, mkdir } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ResourceRequest } from '../../src/project/resolve-resource.ts';
 import { planApi, type ApiPlan } from '../../src/scaffold/api/plan-api.ts';
 import { applyWrites } from '../../src/scaffold/apply.ts';
@@ -13,6 +13,16 @@ export async function emptyProjectFolder(): Promise<string> {
   const dir = join(await mkdtemp(join(tmpdir(), 'tsoperator-scaffold-')), 'webapp-operator');
   await mkdir(dir);
   return dir;
+}
+
+/** Runs `body` in a new empty project folder, removed afterwards. */
+export async function inEmptyProjectFolder(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await emptyProjectFolder();
+  try {
+    await body(dir);
+  } finally {
+    await rm(dirname(dir), { recursive: true, force: true });
+  }
 }
 
 /** Plans and applies `init`, as the command does. */

@@ -6,7 +6,12 @@ import { UsageError } from '../../../src/errors.ts';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { planApi } from '../../../src/scaffold/api/plan-api.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
-import { createApi, emptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
+import {
+  createApi,
+  emptyProjectFolder,
+  inEmptyProjectFolder,
+  initProject,
+} from '../../support/scaffold-project.ts';
 
 function usageError(pattern: RegExp): (err: unknown) => boolean {
   return (err) => {
@@ -147,8 +152,7 @@ describe('create api in a single-group project', () => {
 
 describe('create api defaults in a project without resources', () => {
   test('--kind alone takes version v1 and the bare domain, and says so', async () => {
-    const dir = await emptyProjectFolder();
-    try {
+    await inEmptyProjectFolder(async (dir) => {
       await initProject(dir);
       const plan = await createApi(dir, { kind: 'WebApp' });
       assert.deepEqual(plan.defaultsTaken, [
@@ -162,16 +166,13 @@ describe('create api defaults in a project without resources', () => {
       );
       assert.match(files.get('src/api/v1/groupversion-info.ts') ?? '', /group: 'example\.org'/);
       assert.match(files.get('config/crd/kustomization.yaml') ?? '', /- bases\/example\.org_webapps\.yaml/);
-    } finally {
-      await rm(dirname(dir), { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('create api for a Kubernetes kind', () => {
   test('makes a controller without types', async () => {
-    const dir = await emptyProjectFolder();
-    try {
+    await inEmptyProjectFolder(async (dir) => {
       await initProject(dir);
       const plan = await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment' });
       assert.deepEqual(plan.resource, {
@@ -196,9 +197,7 @@ describe('create api for a Kubernetes kind', () => {
           /^apps\/StatefulSet is a Kubernetes kind: tsoperator makes a controller for it but no types; drop --resource/,
         ),
       );
-    } finally {
-      await rm(dirname(dir), { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { check, resolveConfig } from 'prettier';
 import { UsageError } from '../../../src/errors.ts';
@@ -8,7 +8,7 @@ import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { projectNameFromFolder } from '../../../src/project/project-name.ts';
 import { planInit } from '../../../src/scaffold/init/plan-init.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
-import { emptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
+import { inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
 const EXPECTED_FILES = [
   'PROJECT',
@@ -38,8 +38,7 @@ const EXPECTED_FILES = [
 ];
 
 test('init writes the project, with the PROJECT model and the runtime under a generated header', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await initProject(dir, { owner: 'Example Org' });
     const files = await snapshotFolder(dir);
     for (const file of EXPECTED_FILES) assert.ok(files.has(file), `${file} is written`);
@@ -75,14 +74,11 @@ test('init writes the project, with the PROJECT model and the runtime under a ge
     }
     assert.equal(pkg.scripts['install'], undefined, 'no install script: npm would run it on npm install');
     assert.match(files.get('src/main.ts') ?? '', /\/\/ \+tsoperator:scaffold:controllers/);
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('the files init writes pass the Prettier check the project runs', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
     const options = await resolveConfig(join(dir, 'package.json'));
     for (const file of [
@@ -96,28 +92,22 @@ test('the files init writes pass the Prettier check the project runs', async () 
       const text = await readFile(join(dir, file), 'utf8');
       assert.ok(await check(text, { ...options, filepath: join(dir, file) }), `${file} is formatted`);
     }
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('--namespaced makes the manager a Role and watches its own namespace', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await initProject(dir, { namespaced: true });
     const files = await snapshotFolder(dir);
     assert.match(files.get('config/rbac/role.yaml') ?? '', /^kind: Role$/m);
     assert.match(files.get('config/rbac/role_binding.yaml') ?? '', /^kind: RoleBinding$/m);
     assert.match(files.get('config/manager/manager.yaml') ?? '', /WATCH_NAMESPACE/);
     assert.equal(parseProjectFile(files.get('PROJECT') ?? '').settings.namespaced, true);
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('init refuses an initialised folder and leaves it as it was', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
     const before = await snapshotFolder(dir);
     await assert.rejects(initProject(dir), (err) => {
@@ -126,42 +116,33 @@ test('init refuses an initialised folder and leaves it as it was', async () => {
       return true;
     });
     assert.deepEqual(await snapshotFolder(dir), before);
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('init --force on an unchanged project changes nothing (idempotent)', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
     const changes = await initProject(dir, { force: true });
     assert.deepEqual(
       changes.filter((c) => c.action !== 'unchanged'),
       [],
     );
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('init refuses to overwrite files already in the folder, naming them', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     await writeFile(join(dir, 'README.md'), '# my notes\n');
     await assert.rejects(
       initProject(dir),
       /these files already exist and differ from what tsoperator writes: README\.md; re-run with --force/,
     );
     assert.deepEqual([...(await snapshotFolder(dir)).keys()], ['README.md']);
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test('init validates the domain and the project name', async () => {
-  const dir = await emptyProjectFolder();
-  try {
+  await inEmptyProjectFolder(async (dir) => {
     const base = { dir, license: 'apache2' as const, namespaced: false, multigroup: false, force: false };
     await assert.rejects(
       planInit({ ...base, domain: 'Example.org', projectName: 'ok' }),
@@ -171,9 +152,7 @@ test('init validates the domain and the project name', async () => {
       planInit({ ...base, domain: 'example.org', projectName: 'Not_OK' }),
       /^UsageError: invalid project name "Not_OK"/,
     );
-  } finally {
-    await rm(dirname(dir), { recursive: true, force: true });
-  }
+  });
 });
 
 test("the default project name is the folder's, which must be a DNS-1123 label", () => {
