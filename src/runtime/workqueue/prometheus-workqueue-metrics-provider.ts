@@ -5,6 +5,20 @@ import type { InFlightWork, WorkqueueMetricsProvider } from './workqueue-metrics
 /** controller-runtime's buckets: ten decades from 10 ns to 1000 s. */
 const DURATION_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 
+type QueueLabel = 'name' | 'controller';
+
+/**
+ * What the queues of one name count between two collections. prom-client hashes the label set on
+ * every `inc`, which costs more than the queue operation itself: counts and depths are kept here
+ * in plain numbers and handed to prom-client when the registry collects.
+ */
+interface QueueSeries {
+  adds: number;
+  retries: number;
+  readonly depth: Map<number, number>;
+  readonly inFlight: Set<() => InFlightWork>;
+}
+
 /**
  * The workqueue_* metrics under controller-runtime's names, help texts and labels (`name` and
  * `controller`, both the queue's name; `priority` on the depth), registered in `registry`.
@@ -14,40 +28,63 @@ const DURATION_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10,
  * const queue = new Workqueue({ name: 'webapp', metricsProvider: provider });
  */
 export function createPrometheusWorkqueueMetricsProvider(registry: Registry): WorkqueueMetricsProvider {
-  const labelNames = ['name', 'controller'] as const;
-  const inFlight = new Map<string, Set<() => InFlightWork>>();
-  const readInFlight = (pick: (work: InFlightWork) => number) =>
-    function collect(this: Gauge<'name' | 'controller'>): void {
-      this.reset();
-      for (const [name, reads] of inFlight) {
-        let value = 0;
-        for (const read of reads) value = Math.max(value, pick(read()));
-        this.set({ name, controller: name }, value);
+  const series = new Map<string, QueueSeries>();
+  const seriesOf = (name: string): QueueSeries => {
+    let found = series.get(name);
+    if (found === undefined) {
+      found = { adds: 0, retries: 0, depth: new Map(), inFlight: new Set() };
+      series.set(name, found);
+    }
+    return found;
+  };
+  const labels = (name: string) => ({ name, controller: name });
+  const publishCount = (field: 'adds' | 'retries') =>
+    function collect(this: Counter<QueueLabel>): void {
+      for (const [name, counted] of series) {
+        this.inc(labels(name), counted[field]);
+        counted[field] = 0;
       }
     };
-  const depth = new Gauge({
+  const publishInFlight = (pick: (work: InFlightWork) => number) =>
+    function collect(this: Gauge<QueueLabel>): void {
+      this.reset();
+      for (const [name, { inFlight }] of series) {
+        if (inFlight.size === 0) continue;
+        let value = 0;
+        for (const read of inFlight) value = Math.max(value, pick(read()));
+        this.set(labels(name), value);
+      }
+    };
+  new Gauge({
     name: 'workqueue_depth',
     help: 'Current depth of workqueue by workqueue and priority',
     labelNames: ['name', 'controller', 'priority'],
     registers: [registry],
+    collect(this: Gauge<QueueLabel | 'priority'>): void {
+      for (const [name, { depth }] of series) {
+        for (const [priority, value] of depth)
+          this.set({ ...labels(name), priority: String(priority) }, value);
+      }
+    },
   });
-  const adds = new Counter({
+  new Counter({
     name: 'workqueue_adds_total',
     help: 'Total number of adds handled by workqueue',
-    labelNames,
+    labelNames: ['name', 'controller'],
     registers: [registry],
+    collect: publishCount('adds'),
   });
   const latency = new Histogram({
     name: 'workqueue_queue_duration_seconds',
     help: 'How long in seconds an item stays in workqueue before being requested',
-    labelNames,
+    labelNames: ['name', 'controller'],
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
   const work = new Histogram({
     name: 'workqueue_work_duration_seconds',
     help: 'How long in seconds processing an item from workqueue takes.',
-    labelNames,
+    labelNames: ['name', 'controller'],
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
@@ -57,49 +94,46 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
       "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. " +
       'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at ' +
       'which this increases.',
-    labelNames,
+    labelNames: ['name', 'controller'],
     registers: [registry],
-    collect: readInFlight((work) => work.unfinishedSeconds),
+    collect: publishInFlight((inFlight) => inFlight.unfinishedSeconds),
   });
   new Gauge({
     name: 'workqueue_longest_running_processor_seconds',
     help: 'How many seconds has the longest running processor for workqueue been running.',
-    labelNames,
+    labelNames: ['name', 'controller'],
     registers: [registry],
-    collect: readInFlight((work) => work.longestRunningSeconds),
+    collect: publishInFlight((inFlight) => inFlight.longestRunningSeconds),
   });
-  const retries = new Counter({
+  new Counter({
     name: 'workqueue_retries_total',
     help: 'Total number of retries handled by workqueue',
-    labelNames,
+    labelNames: ['name', 'controller'],
     registers: [registry],
+    collect: publishCount('retries'),
   });
-  const labels = (name: string) => ({ name, controller: name });
   return {
     depth(name) {
-      const byPriority = new Map<number, Gauge.Internal<'name' | 'controller' | 'priority'>>();
-      const at = (priority: number) => {
-        let child = byPriority.get(priority);
-        if (child === undefined) {
-          child = depth.labels({ ...labels(name), priority: String(priority) });
-          byPriority.set(priority, child);
-        }
-        return child;
+      const { depth } = seriesOf(name);
+      return {
+        inc: (priority) => depth.set(priority, (depth.get(priority) ?? 0) + 1),
+        dec: (priority) => depth.set(priority, (depth.get(priority) ?? 0) - 1),
       };
-      return { inc: (priority) => at(priority).inc(), dec: (priority) => at(priority).dec() };
     },
-    adds: (name) => adds.labels(labels(name)),
+    adds(name) {
+      const counted = seriesOf(name);
+      return { inc: () => counted.adds++ };
+    },
+    retries(name) {
+      const counted = seriesOf(name);
+      return { inc: () => counted.retries++ };
+    },
     queueDuration: (name) => latency.labels(labels(name)),
     workDuration: (name) => work.labels(labels(name)),
-    retries: (name) => retries.labels(labels(name)),
     observeInFlight(name, read) {
-      const reads = inFlight.get(name) ?? new Set();
-      inFlight.set(name, reads);
-      reads.add(read);
-      return () => {
-        reads.delete(read);
-        if (reads.size === 0) inFlight.delete(name);
-      };
+      const { inFlight } = seriesOf(name);
+      inFlight.add(read);
+      return () => inFlight.delete(read);
     },
   };
 }
