@@ -28,4 +28,74 @@ export { ItemFastSlowRateLimiter } from './workqueue/item-fast-slow-rate-limiter
 export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.ts';
 export { MaxOfRateLimiter } from './workqueue/max-of-rate-limiter.ts';
 /** Types for API definitions: `int32`, `int64`, `Quantity`, `IntOrString`, `Time`, `ObjectMeta`, `Condition`, ... */
-export type { Condition, Duration, IntOrString, MicroTime, ObjectMeta, Quantity, Time, int32, int64 } from './api/types.ts';
+export type {
+  Condition,
+  Duration,
+  IntOrString,
+  MicroTime,
+  ObjectMeta,
+  Quantity,
+  Time,
+  int32,
+  int64,
+} from './api/types.ts';
+/** Kinds described once: `defineKind<T>({ apiVersion, kind, plural, namespaced })`, and the registry writes look kinds up in. */
+export { type Kind, type KindDefinition, defineKind, KindRegistry, kindRegistry } from './client/kind.ts';
+/** Kubernetes' own kinds, typed with client-node's models: `PodKind`, `DeploymentKind`, `LeaseKind`, `EventKind`, ... */
+export * from './client/kinds.ts';
+/** The client: typed get/list/create/update/patch/apply/delete, `status()`, `direct()`; reads through the cache. */
+export { Client, newClient, type ClientOptions, type StatusWriter } from './client/client.ts';
+/** Readers: the client, the cache, and `client.direct()` (the API server). */
+export { type Reader } from './client/api-reader.ts';
+/** Keys of objects: `{ namespace, name }`, `objectKey(obj)`, and `objectRef(kind, key)` for writes that need no body. */
+export { type ObjectKey, objectKey, objectRef, keyString } from './client/object-key.ts';
+/** Options of the client's verbs, and a list page. */
+export type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ObjectList,
+  PatchOptions,
+  WriteOptions,
+} from './client/options.ts';
+/** Patches: JSON merge, JSON patch, strategic merge, and the merge patch between two versions of an object. */
+export {
+  type Patch,
+  type JsonPatchOperation,
+  mergePatch,
+  jsonPatch,
+  strategicMergePatch,
+  mergePatchFrom,
+} from './client/patch.ts';
+/** Typed API errors and their predicates, as client-go's apierrors. */
+export {
+  ApiError,
+  type Status,
+  ignoreNotFound,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInternalError,
+  isInvalid,
+  isNotFound,
+  isServiceUnavailable,
+  isTimeout,
+  isTooManyRequests,
+  isUnauthorized,
+} from './client/api-error.ts';
+/** Runs a read-modify-write again on Conflict, as client-go's retry.RetryOnConflict. */
+export { retryOnConflict, type RetryOptions } from './client/retry-on-conflict.ts';
+/** How the runtime reaches the API server; `transportFor(kubeConfig)` is the default. */
+export { type Transport, type RestRequest, transportFor } from './client/transport.ts';
+/** The informer cache: shared informers per kind, field indexes, reads of copies. */
+export { Cache, newCache, type CacheOptions, type KindCacheOptions } from './cache/cache.ts';
+/** One kind's shared informer: `addEventHandler`, `hasSynced`, `waitForSync`, `addIndex`. */
+export { SharedInformer } from './cache/informer.ts';
+/** What informers tell handlers: add, update (old and new), delete. */
+export { type EventHandler, type HandlerRegistration } from './cache/event-handler.ts';
+/** Index functions of the cache's store. */
+export { type IndexFunc } from './cache/store.ts';
+/** Transforms applied before objects are cached; `stripManagedFields` is the default. */
+export { type Transform, stripManagedFields } from './cache/transform.ts';
