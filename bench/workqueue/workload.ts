@@ -44,8 +44,8 @@ export async function requeue(options: WorkloadOptions): Promise<WorkloadResult>
       queue.add(item.key);
       queue.add(names[(i * 7 + 1) % names.length] as string);
       adds += 2;
-      queue.done(item.key);
       if (++processed === options.items) queue.shutDown();
+      queue.done(item.key);
     }
   };
   await Promise.all(Array.from({ length: options.workers }, worker));

@@ -53,6 +53,27 @@ func newQueue() workqueue.TypedRateLimitingInterface[string] {
 	)
 }
 
+// runWorkers runs n workers, each handing the keys it gets to process and then calling Done, until
+// the queue is shut down and empty.
+func runWorkers(q workqueue.TypedRateLimitingInterface[string], n int, process func(key string)) {
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				key, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				process(key)
+				q.Done(key)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // requeue: all keys queued; each worker re-adds the key it holds (processed again after Done) and
 // one other key (usually a duplicate) until the target count is processed.
 func requeue(names []string, workers int, target int64) result {
@@ -67,28 +88,14 @@ func requeue(names []string, workers int, target int64) result {
 		q.Add(n)
 	}
 	adds.Add(int64(len(names)))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				key, shutdown := q.Get()
-				if shutdown {
-					return
-				}
-				i := index[key]
-				q.Add(key)
-				q.Add(names[(i*7+1)%len(names)])
-				adds.Add(2)
-				q.Done(key)
-				if processed.Add(1) == target {
-					q.ShutDown()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	runWorkers(q, workers, func(key string) {
+		q.Add(key)
+		q.Add(names[(index[key]*7+1)%len(names)])
+		adds.Add(2)
+		if processed.Add(1) == target {
+			q.ShutDown()
+		}
+	})
 	return result{"requeue", processed.Load(), adds.Load(), time.Since(start).Seconds()}
 }
 
@@ -102,21 +109,6 @@ func filldrain(names []string, workers int, total int64) result {
 		q.Add(names[i%int64(len(names))])
 	}
 	q.ShutDown()
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				key, shutdown := q.Get()
-				if shutdown {
-					return
-				}
-				q.Done(key)
-				processed.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
+	runWorkers(q, workers, func(string) { processed.Add(1) })
 	return result{"filldrain", processed.Load(), total, time.Since(start).Seconds()}
 }
