@@ -4,3 +4,4 @@ export { CRD_BASES_DIR, crdFile } from './crd-files.ts';
 export { GENERATOR_ANNOTATION } from './build-crd.ts';
 export type { CustomResourceDefinition, CrdVersion, PrinterColumn } from './custom-resource-definition.ts';
 export type { JSONSchemaProps, ValidationRule } from './json-schema-props.ts';
+export { crdManifestGenerator } from './crd-manifest-generator.ts';

@@ -1,0 +1,27 @@
+import type { DiagnosticList, MarkerDefinition, MarkerRegistry } from '../markers/index.ts';
+
+/** A file a generator writes, relative to the project root, with its full content. */
+export interface ManifestFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** What every generator gets: the project, one registry of all markers, and one diagnostics list. */
+export interface GeneratorContext {
+  readonly root: string;
+  readonly registry: MarkerRegistry;
+  readonly diagnostics: DiagnosticList;
+  /** The tsoperator version, for annotations that say what generated a file (`v0.1.0`). */
+  readonly generatorVersion: string;
+}
+
+/**
+ * One kind of manifest (CRDs, RBAC, webhook configurations). Generators report problems to
+ * `context.diagnostics` instead of throwing, so one run shows every problem of every generator.
+ */
+export interface ManifestGenerator {
+  readonly name: string;
+  /** The markers this generator reads beyond the built-in CRD ones; they join the shared registry. */
+  readonly markers?: readonly MarkerDefinition[];
+  generate(context: GeneratorContext): ManifestFile[];
+}

@@ -1,0 +1,38 @@
+import { DiagnosticList, createMarkerRegistry } from '../markers/index.ts';
+import { tsoperatorVersion } from '../version.ts';
+import { crdManifestGenerator } from './crd/index.ts';
+import type { ManifestFile, ManifestGenerator } from './manifest-generator.ts';
+
+/**
+ * The generators `tsoperator manifests` runs, in order. RBAC (`config/rbac/role.yaml`) and webhook
+ * configuration (`config/webhook/manifests.yaml`) generators join here.
+ */
+export const manifestGenerators: readonly ManifestGenerator[] = [crdManifestGenerator];
+
+export interface GenerateManifestsOptions {
+  readonly root: string;
+  /** Default: `manifestGenerators`. */
+  readonly generators?: readonly ManifestGenerator[];
+  /** Default: this package's version, as `v<version>`. */
+  readonly generatorVersion?: string;
+}
+
+/**
+ * Every manifest of a project, sorted by path. Throws a DiagnosticsError listing all problems (with
+ * file:line:col) when any generator found one, so nothing half-generated is ever written.
+ *
+ * @example
+ * const files = generateManifests({ root: process.cwd() });
+ */
+export function generateManifests(options: GenerateManifestsOptions): ManifestFile[] {
+  const generators = options.generators ?? manifestGenerators;
+  const context = {
+    root: options.root,
+    registry: createMarkerRegistry(generators.flatMap((g) => g.markers ?? [])),
+    diagnostics: new DiagnosticList(),
+    generatorVersion: options.generatorVersion ?? `v${tsoperatorVersion()}`,
+  };
+  const files = generators.flatMap((generator) => generator.generate(context));
+  context.diagnostics.throwIfErrors();
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
