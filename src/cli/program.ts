@@ -3,6 +3,7 @@ import { tsoperatorVersion } from '../version.ts';
 import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
 import { registerCreateCommand } from './create-api.ts';
+import { registerManifestsCommand } from './manifests.ts';
 
 /**
  * The tsoperator command line. Each command lives in its own file and only parses, calls and
@@ -21,5 +22,6 @@ export function createProgram(): Command {
   registerEnvtestCommand(program);
   registerInitCommand(program);
   registerCreateCommand(program);
+  registerManifestsCommand(program);
   return program;
 }
