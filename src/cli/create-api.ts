@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { applyWrites } from '../scaffold/apply.ts';
-import { planApi } from '../scaffold/api/plan-api.ts';
-import { fileWrites } from '../scaffold/change.ts';
+import { scaffoldApi } from '../scaffold/api/scaffold-api.ts';
 import { formatChanges } from '../scaffold/format-changes.ts';
 import { askYesNo } from './ask-yes-no.ts';
 
@@ -43,9 +41,8 @@ export function registerCreateCommand(program: Command): void {
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: CreateApiFlags) => {
       const controller = flags.controller ?? (await askYesNo('Create a controller?', true));
-      const dir = process.cwd();
-      const { changes, defaultsTaken } = await planApi({
-        dir,
+      const options = {
+        dir: process.cwd(),
         kind: flags.kind,
         namespaced: flags.namespaced,
         controller,
@@ -57,11 +54,15 @@ export function registerCreateCommand(program: Command): void {
           plural: flags.plural,
           resource: flags.resource,
         }),
-      });
-      for (const taken of defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
-      if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
-      process.stdout.write(formatChanges(changes));
-      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
+      };
+      const { plan, manifests } = await scaffoldApi(options, { dryRun: flags.dryRun });
+      for (const taken of plan.defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
+      process.stdout.write(formatChanges(plan.changes));
+      if (flags.dryRun) {
+        process.stdout.write('dry run: nothing was written (a real run then regenerates the manifests)\n');
+        return;
+      }
+      process.stdout.write(`manifests regenerated:\n${formatChanges(manifests)}`);
     });
 }
 
