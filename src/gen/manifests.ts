@@ -2,12 +2,18 @@ import { DiagnosticList, createMarkerRegistry } from '../markers/index.ts';
 import { tsoperatorVersion } from '../version.ts';
 import { crdManifestGenerator } from './crd/index.ts';
 import type { ManifestFile, ManifestGenerator } from './manifest-generator.ts';
+import { rbacManifestGenerator } from './rbac/index.ts';
+import { webhookManifestGenerator } from './webhook/index.ts';
 
 /**
- * The generators `tsoperator manifests` runs, in order. RBAC (`config/rbac/role.yaml`) and webhook
- * configuration (`config/webhook/manifests.yaml`) generators join here.
+ * The generators `tsoperator manifests` runs, in order: CRDs (`config/crd/bases`), RBAC
+ * (`config/rbac/role.yaml`) and webhook configuration (`config/webhook/manifests.yaml`).
  */
-export const manifestGenerators: readonly ManifestGenerator[] = [crdManifestGenerator];
+export const manifestGenerators: readonly ManifestGenerator[] = [
+  crdManifestGenerator,
+  rbacManifestGenerator,
+  webhookManifestGenerator,
+];
 
 export interface GenerateManifestsOptions {
   readonly root: string;

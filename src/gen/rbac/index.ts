@@ -3,3 +3,4 @@ export { readRbacMarkers } from './read-rbac-markers.ts';
 export type { PolicyRule } from './policy-rule.ts';
 export type { RbacMarker } from './rbac-marker.ts';
 export type { RoleManifest } from './role-manifest.ts';
+export { ROLE_FILE, rbacManifestGenerator } from './rbac-manifest-generator.ts';

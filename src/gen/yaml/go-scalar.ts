@@ -1,7 +1,7 @@
 /**
  * How go-yaml v2 writes a string scalar, which decides the bytes of every Kubernetes manifest
- * written by Go tools: plain when it reads back as the same string, single-quoted otherwise, a
- * literal block (`|-`) for multi-line text, double-quoted when nothing else can hold it.
+ * written by Go tools: double-quoted when it would read back as another type, plain when it reads
+ * back as the same string, single-quoted otherwise, a literal block (`|-`) for multi-line text.
  */
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
 
@@ -17,11 +17,12 @@ export function scalarStyle(value: string): ScalarStyle {
     return 'double';
   }
   if (value.includes('\n')) return / \n|\n /.test(value) || /[ \t]$/.test(value) ? 'double' : 'literal';
+  // go-yaml double-quotes text that would read back as another type (`""`, `"true"`, `"8080"`).
+  if (value === '' || NON_STRING.test(value)) return 'double';
   return plainAllowed(value) ? 'plain' : 'single';
 }
 
 function plainAllowed(value: string): boolean {
-  if (value === '' || NON_STRING.test(value)) return false;
   if (value.startsWith(' ') || value.endsWith(' ') || value.startsWith('\t') || value.endsWith('\t'))
     return false;
   if (value.startsWith('---') || value.startsWith('...')) return false;

@@ -4,20 +4,17 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { Project } from 'ts-morph';
-import { DiagnosticList, createMarkerRegistry } from '../../../src/markers/index.ts';
-import type { MarkerContext } from '../../../src/markers/index.ts';
-import { generateRoles, readRbacMarkers } from '../../../src/gen/rbac/index.ts';
-import { generateWebhookConfigurations, readWebhookMarkers } from '../../../src/gen/webhook/index.ts';
-import { runControllerGen } from '../../support/controller-gen.ts';
+import { generateManifests } from '../../../src/gen/manifests.ts';
+import { CONTROLLER_TOOLS_VERSION, runControllerGen } from '../../support/controller-gen.ts';
 import { assertSameManifests } from '../../support/manifest-comparison.ts';
+
+// Each fixtures/parity/<case> holds one API twice: a Go module for controller-gen and the
+// TypeScript a tsoperator project would hold. Both must yield the same manifests, field for field.
 
 const parityRoot = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'parity');
 
-interface Manifests {
-  roles: unknown[];
-  webhooks: unknown[];
-}
+/** Manifests by path relative to the project root (`config/crd/bases/<group>_<plural>.yaml`, ...). */
+type Manifests = Map<string, unknown[]>;
 
 for (const name of (await readdir(parityRoot)).sort()) {
   test(`${name}: tsoperator writes what controller-gen writes`, async () => {
@@ -25,8 +22,14 @@ for (const name of (await readdir(parityRoot)).sort()) {
     try {
       const expected = await controllerGenManifests(join(parityRoot, name, 'go'), output);
       const actual = tsoperatorManifests(join(parityRoot, name, 'ts'));
-      assertSameManifests(actual.roles, expected.roles, `${name}: role.yaml`);
-      assertSameManifests(actual.webhooks, expected.webhooks, `${name}: webhook/manifests.yaml`);
+      assertSameManifests(
+        [...actual.keys()].sort(),
+        [...expected.keys()].sort(),
+        `${name}: the set of files`,
+      );
+      for (const [path, documents] of expected) {
+        assertSameManifests(actual.get(path), documents, `${name}: ${path}`);
+      }
     } finally {
       await rm(output, { recursive: true, force: true });
     }
@@ -34,31 +37,27 @@ for (const name of (await readdir(parityRoot)).sort()) {
 }
 
 async function controllerGenManifests(goModule: string, output: string): Promise<Manifests> {
-  const { roleFile, webhookFile } = await runControllerGen(goModule, output);
-  return { roles: await yamlDocuments(roleFile), webhooks: await yamlDocuments(webhookFile) };
+  const { crdDir, roleFile, webhookFile } = await runControllerGen(goModule, output);
+  const manifests: Manifests = new Map();
+  const crdFiles = existsSync(crdDir) ? (await readdir(crdDir)).sort() : [];
+  for (const file of crdFiles)
+    manifests.set(`config/crd/bases/${file}`, await yamlDocuments(join(crdDir, file)));
+  if (existsSync(roleFile)) manifests.set('config/rbac/role.yaml', await yamlDocuments(roleFile));
+  if (existsSync(webhookFile))
+    manifests.set('config/webhook/manifests.yaml', await yamlDocuments(webhookFile));
+  return manifests;
 }
 
 async function yamlDocuments(file: string): Promise<unknown[]> {
-  if (!existsSync(file)) return [];
-  return loadAll(await readFile(file, 'utf8')).filter((doc) => doc !== null);
+  return parseDocuments(await readFile(file, 'utf8'));
 }
 
 function tsoperatorManifests(projectDir: string): Manifests {
-  const project = new Project({ skipAddingFilesFromTsConfig: true });
-  const files = project.addSourceFilesAtPaths(join(projectDir, 'src', '**', '*.ts'));
-  const diagnostics = new DiagnosticList();
-  const context: MarkerContext = {
-    registry: createMarkerRegistry(),
-    diagnostics,
-    displayPath: (f) => f.getFilePath(),
-  };
-  const roles = generateRoles(readRbacMarkers(files, context));
-  const webhookMarkers = readWebhookMarkers(files, context);
-  const webhooks = generateWebhookConfigurations(
-    webhookMarkers.webhooks,
-    webhookMarkers.configurations,
-    diagnostics,
-  );
-  diagnostics.throwIfErrors();
-  return { roles, webhooks };
+  // Our CRDs say which tsoperator wrote them; controller-gen's say which controller-gen did.
+  const files = generateManifests({ root: projectDir, generatorVersion: CONTROLLER_TOOLS_VERSION });
+  return new Map(files.map((file) => [file.path, parseDocuments(file.content)]));
+}
+
+function parseDocuments(text: string): unknown[] {
+  return loadAll(text).filter((doc) => doc !== null);
 }
