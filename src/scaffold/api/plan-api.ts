@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { TsoperatorError } from '../../errors.ts';
+import { TsoperatorError, UsageError } from '../../errors.ts';
 import { apiVersionOf, qualifiedGroup } from '../../project/project-config.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
@@ -42,6 +42,11 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
   const { resource, defaultsTaken, project } = resolveResource(parseProjectFile(projectText), options);
   await tree.update(PROJECT_FILE, renderProjectFile(project));
   const paths = apiPaths(project, resource);
+  if (!resource.api && !resource.external && (await tree.read(paths.types)) === undefined) {
+    throw new UsageError(
+      `${paths.types} does not exist, and a controller needs the kind's types: drop --no-resource to create them`,
+    );
+  }
   const data = (target: string): ApiTemplateData => templateData(project, resource, paths, target);
   if (resource.api) await stageTypes(tree, paths, data);
   if (resource.controller) await stageController(tree, paths, data);

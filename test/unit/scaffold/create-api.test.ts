@@ -235,6 +235,15 @@ describe('create api names', () => {
     );
   });
 
+  test('--no-resource for a kind without types is refused: its controller would not build', async () => {
+    await assert.rejects(
+      planApi({ dir, group: 'demo', kind: 'Queue', resource: false }),
+      usageError(
+        /^src\/api\/v1\/queue\.types\.ts does not exist, and a controller needs the kind's types: drop --no-resource/,
+      ),
+    );
+  });
+
   test('outside a project it says to run init', async () => {
     await assert.rejects(
       planApi({ dir: dirname(dir), kind: 'WebApp' }),
