@@ -50,12 +50,22 @@ export function leadingCommentBlocks(node: Node): CommentBlock[] {
   return blocks;
 }
 
-/** The doc comment of a node: the last comment block, when no blank line separates it from the node. */
+/**
+ * The doc comment of a node: the comments directly above it, with no blank line in between (a
+ * JSDoc block and `//` marker lines under it read as one comment, as one Go comment group).
+ */
 export function docCommentBlock(node: Node): CommentBlock | undefined {
-  const last = leadingCommentBlocks(node).at(-1);
-  if (!last) return undefined;
-  const between = node.getSourceFile().getFullText().slice(last.end, node.getStart());
-  return between.split('\n').length > 2 ? undefined : last;
+  const text = node.getSourceFile().getFullText();
+  const attached: CommentBlock[] = [];
+  let next = node.getStart();
+  for (const block of leadingCommentBlocks(node).reverse()) {
+    if (text.slice(block.end, next).split('\n').length > 2) break;
+    attached.unshift(block);
+    next = block.start;
+  }
+  const [first, last] = [attached[0], attached.at(-1)];
+  if (!first || !last) return undefined;
+  return { lines: attached.flatMap((block) => block.lines), start: first.start, end: last.end };
 }
 
 function isLineRun(text: string, previousEnd: number, start: number): boolean {

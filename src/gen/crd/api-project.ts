@@ -17,6 +17,8 @@ export interface ApiVersionFolder {
 export interface ApiProject {
   readonly project: Project;
   readonly folders: readonly ApiVersionFolder[];
+  /** Files of folders without `+groupName` (nor `+kubebuilder:skip`): shared types, or a mistake. */
+  readonly ungrouped: readonly SourceFile[];
   readonly context: MarkerContext;
 }
 
@@ -44,22 +46,19 @@ export function loadApiProject(
     displayPath: (file) => relative(root, file.getFilePath()).split(sep).join('/'),
   };
   const folders: ApiVersionFolder[] = [];
+  const ungrouped: SourceFile[] = [];
   for (const dir of apiDirectories(join(root, API_DIR))) {
     const files = typeFiles(dir).map((path) => project.addSourceFileAtPath(path));
-    const folder = versionFolder(dir, files, context);
-    if (folder) folders.push(folder);
+    const markerSets = files.map((file) => collectFileMarkers(file, context));
+    if (markerSets.some((set) => set.has(packageMarkers.skip))) continue;
+    const markers = markerSets.find((set) => set.has(packageMarkers.groupName));
+    if (markers) folders.push(versionFolder(dir, files, markers));
+    else ungrouped.push(...files);
   }
-  return { project, folders, context };
+  return { project, folders, ungrouped, context };
 }
 
-function versionFolder(
-  dir: string,
-  files: SourceFile[],
-  context: MarkerContext,
-): ApiVersionFolder | undefined {
-  const markerSets = files.map((file) => collectFileMarkers(file, context));
-  const markers = markerSets.find((set) => set.has(packageMarkers.groupName));
-  if (!markers || markers.has(packageMarkers.skip)) return undefined;
+function versionFolder(dir: string, files: SourceFile[], markers: MarkerSet): ApiVersionFolder {
   const group = markers.value(packageMarkers.groupName) ?? '';
   const version = markers.value(packageMarkers.versionName) ?? dir.split(sep).at(-1) ?? '';
   return { group, version, files, markers };

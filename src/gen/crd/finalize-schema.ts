@@ -1,13 +1,14 @@
 import type { JSONSchemaProps } from './json-schema-props.ts';
 
 /**
- * Drops what Go's JSON encoding of a schema leaves out (`omitempty`): empty property maps and
- * required lists, false flags, and references that were never resolved.
+ * Drops what Go's JSON encoding of a schema leaves out (`omitempty`): empty property maps, lists
+ * and strings, false flags, and references that were never resolved.
  */
 export function finalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (value === undefined || value === false || key === '$ref') continue;
+    if (value === '' && key !== 'default' && key !== 'example') continue;
     if (Array.isArray(value) && value.length === 0 && key !== 'enum') continue;
     out[key] = finalizeValue(key, value);
   }

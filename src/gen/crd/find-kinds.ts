@@ -1,14 +1,13 @@
-import type { InterfaceDeclaration } from 'ts-morph';
+import type { InterfaceDeclaration, SourceFile } from 'ts-morph';
 import type { MarkerContext } from '../../markers/index.ts';
 import { DiagnosticList, collectMarkers, crdMarkers } from '../../markers/index.ts';
-import type { ApiVersionFolder } from './api-project.ts';
 
 /**
- * The kinds of a version folder: exported interfaces with apiVersion, kind and object metadata, or
+ * The kinds among some files: exported interfaces with apiVersion, kind and object metadata, or
  * marked `+kubebuilder:object:root=true`; list types (`items`, ListMeta metadata) are not kinds.
  */
-export function findKinds(folder: ApiVersionFolder, context: MarkerContext): InterfaceDeclaration[] {
-  return folder.files
+export function findKinds(files: readonly SourceFile[], context: MarkerContext): InterfaceDeclaration[] {
+  return files
     .flatMap((file) => file.getInterfaces())
     .filter((declaration) => declaration.isExported() && isKind(declaration, context));
 }

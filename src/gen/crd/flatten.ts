@@ -4,8 +4,8 @@ import type { JSONSchemaProps } from './json-schema-props.ts';
 /** Resolves a `$ref` to the referenced schema, itself not yet flattened. */
 export type ReferenceResolver = (ref: string) => JSONSchemaProps;
 
-/** Reports a conflict flattening cannot resolve (two different types for one value). */
-export type ConflictReporter = (message: string) => void;
+/** Reports a conflict flattening cannot resolve; `ref` names the type at fault when one is. */
+export type ConflictReporter = (message: string, ref?: string) => void;
 
 const DOC_KEYS = new Set(['title', 'description', 'example', 'externalDocs']);
 /** Go pointer fields: two set values conflict even when equal (min/maxProperties aside). */
@@ -45,7 +45,7 @@ function resolveReferences(
 ): JSONSchemaProps {
   const { $ref: ref, ...rest } = schema;
   if (ref !== undefined && expanding.has(ref)) {
-    conflict(`type ${ref} refers to itself; CRD schemas cannot be recursive`);
+    conflict(`type ${ref.split('#').at(-1) ?? ref} refers to itself; CRD schemas cannot be recursive`, ref);
     return rest;
   }
   const inside = ref === undefined ? expanding : new Set([...expanding, ref]);

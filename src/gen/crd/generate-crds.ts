@@ -38,13 +38,14 @@ export function generateCrds(options: CrdGeneratorOptions): CustomResourceDefini
   const formatter = new SchemaFormatter(types, options.diagnostics, optionalByDefault(api));
   const byKind = new Map<string, { group: string; kind: string; versions: KindVersion[] }>();
   for (const folder of api.folders) {
-    for (const declaration of findKinds(folder, api.context)) {
+    for (const declaration of findKinds(folder.files, api.context)) {
       const key = JSON.stringify([folder.group, declaration.getName()]);
       const entry = byKind.get(key) ?? { group: folder.group, kind: declaration.getName(), versions: [] };
       entry.versions.push(kindVersion(folder, declaration, types, formatter, options.diagnostics));
       byKind.set(key, entry);
     }
   }
+  reportUngroupedKinds(api, options.diagnostics);
   return [...byKind.keys()].sort().flatMap((key) => {
     const { group, kind, versions } = byKind.get(key) ?? { group: '', kind: '', versions: [] };
     return buildCrd(group, kind, versions, options.generatorVersion, options.diagnostics) ?? [];
@@ -63,8 +64,10 @@ function kindVersion(
     ref.startsWith(KNOWN_REF_PREFIX)
       ? (knownTypeSchema(ref.slice(KNOWN_REF_PREFIX.length)) ?? {})
       : formatter.namedSchema(ref);
-  const conflict = (message: string) =>
-    diagnostics.error(DiagnosticCodes.conflictingMarkers, message, named.location);
+  const conflict = (message: string, ref?: string) => {
+    const at = ref === undefined || ref.startsWith(KNOWN_REF_PREFIX) ? named : types.get(ref);
+    diagnostics.error(DiagnosticCodes.conflictingMarkers, message, at.location);
+  };
   const flattened = flattenSchema(formatter.namedSchema(named.id), resolve, conflict);
   return {
     version: folder.version,
@@ -72,6 +75,22 @@ function kindVersion(
     markers: named.markers,
     location: named.location,
   };
+}
+
+/** A kind in a folder without `+groupName` would silently get no CRD: say what to add. */
+function reportUngroupedKinds(api: ApiProject, diagnostics: DiagnosticList): void {
+  for (const declaration of findKinds(api.ungrouped, api.context)) {
+    const file = declaration.getSourceFile();
+    const { line, column } = file.getLineAndColumnAtPos(declaration.getNameNode().getStart());
+    const message =
+      `kind ${declaration.getName()} is in a folder without +groupName; add a groupversion_info.ts ` +
+      'there with `// +groupName=<group>` at its top';
+    diagnostics.error(DiagnosticCodes.missingGroupVersion, message, {
+      file: api.context.displayPath(file),
+      line,
+      column,
+    });
+  }
 }
 
 /** Whether a file's folder says `+kubebuilder:validation:Optional` (fields optional unless marked). */
