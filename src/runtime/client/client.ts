@@ -1,7 +1,8 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { ApiReader, type Reader } from './api-reader.ts';
 import type { CacheReader } from './cache-reader.ts';
-import { kindRegistry, type Kind, type KindRegistry } from './kind.ts';
+import type { Kind, KindRegistry } from './kind.ts';
+import { kindRegistry } from './kinds.ts';
 import { objectKey, type ObjectKey } from './object-key.ts';
 import type {
   DeleteOptions,

@@ -30,7 +30,7 @@ import type {
   V1StatefulSet,
   V1ValidatingWebhookConfiguration,
 } from '@kubernetes/client-node';
-import { defineKind } from './kind.ts';
+import { defineKind, kindRegistry } from './kind.ts';
 
 // Kubernetes' own kinds, typed with client-node's models. The API server takes strategic merge
 // patches for all of them but CustomResourceDefinition, served by the apiextensions server.
@@ -247,3 +247,6 @@ export const CustomResourceDefinitionKind = defineKind<V1CustomResourceDefinitio
   plural: 'customresourcedefinitions',
   namespaced: false,
 });
+
+/** The default kind registry, holding every kind above: import it from here so that they are in it. */
+export { kindRegistry };
