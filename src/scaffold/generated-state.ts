@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TsoperatorError } from '../errors.ts';
 
 /**
  * What tsoperator last wrote to each file it generated, as content hashes, so that `--force` can
@@ -18,8 +19,16 @@ export function contentHash(content: string): string {
 /** The state from the state file's text (or an empty state when there is none). */
 export function parseGeneratedState(text: string | undefined): GeneratedState {
   if (text === undefined) return new Map();
-  const doc = JSON.parse(text) as { files?: Record<string, string> };
-  return new Map(Object.entries(doc.files ?? {}));
+  try {
+    const doc = JSON.parse(text) as { files?: Record<string, string> };
+    return new Map(Object.entries(doc.files ?? {}));
+  } catch (err) {
+    throw new TsoperatorError(
+      `${GENERATED_STATE_FILE} is not valid JSON (${(err as Error).message}): restore it from version control, ` +
+        'or delete it (--force then keeps every existing file as yours)',
+      { cause: err },
+    );
+  }
 }
 
 /** The state file's text, paths sorted so that it diffs well. */

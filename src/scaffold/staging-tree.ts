@@ -56,7 +56,11 @@ export class StagingTree {
   async generate(path: string, content: string): Promise<void> {
     const current = await this.read(path);
     if (current === undefined) return this.#write('create', path, content);
-    if (current === content) return this.#record({ action: 'unchanged', path });
+    if (current === content) {
+      // Identical to what tsoperator writes: as generated, whoever wrote it.
+      this.#state.set(path, contentHash(content));
+      return this.#record({ action: 'unchanged', path });
+    }
     if (!this.#force) {
       this.#conflicts.push(path);
       return;

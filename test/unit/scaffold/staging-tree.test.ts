@@ -123,3 +123,14 @@ test('an insertion whose marker was removed is left to the user, with the snippe
     ]);
   });
 });
+
+test('a damaged state file is an error that says how to recover', async () => {
+  await withFolder(async (dir) => {
+    await mkdir(join(dir, '.tsoperator'));
+    await writeFile(join(dir, GENERATED_STATE_FILE), '{ not json');
+    await assert.rejects(
+      StagingTree.open(dir),
+      /^TsoperatorError: \.tsoperator\/generated\.json is not valid JSON .*: restore it from version control, or delete it/,
+    );
+  });
+});
