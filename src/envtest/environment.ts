@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { TsoperatorError } from '../errors.ts';
 import { resolveAssets } from './assets.ts';
-import { CertificateAuthority, type CertKeyPair } from './certs.ts';
+import { CertificateAuthority, type CertKeyPair } from '../runtime/tls/certificate-authority.ts';
 import { installCrds } from './crds.ts';
 import { startEtcd, type Etcd } from './etcd.ts';
 import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.ts';
@@ -88,8 +88,8 @@ export class Environment {
     reaper.watchDir(dir);
     const processes: ManagedProcess[] = [];
     try {
-      const ca = await CertificateAuthority.create('tsoperator-envtest-ca');
-      const adminIdentity = await ca.issue({
+      const ca = CertificateAuthority.create('tsoperator-envtest-ca');
+      const adminIdentity = ca.issue({
         commonName: 'admin',
         organizations: ['system:masters'],
         usage: 'client',
@@ -156,7 +156,7 @@ export class Environment {
 
   /** An identity authenticated by a client certificate, with no permission beyond what RBAC binds to it. */
   async addUser(name: string, groups: readonly string[] = []): Promise<User> {
-    const identity = await this.#ca.issue({ commonName: name, organizations: groups, usage: 'client' });
+    const identity = this.#ca.issue({ commonName: name, organizations: groups, usage: 'client' });
     return writeUser(this.dir, name, kubeConfigFor(this.server, this.#ca.cert, name, identity));
   }
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CertificateAuthority, CertKeyPair } from './certs.ts';
+import type { CertificateAuthority, CertKeyPair } from '../runtime/tls/certificate-authority.ts';
 import { ManagedProcess } from './process.ts';
 import { freePort } from './ports.ts';
 import { httpsStatus } from './probe.ts';
@@ -71,11 +71,17 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
 async function writeServerFiles(
   options: KubeApiServerOptions,
 ): Promise<Record<'ca' | 'servingCert' | 'servingKey' | 'saPublic' | 'saPrivate', string>> {
-  const serving = await options.ca.issue({
+  const serving = options.ca.issue({
     commonName: 'kube-apiserver',
     usage: 'server',
-    dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
-    ipAddresses: ['127.0.0.1', '10.0.0.1'],
+    hosts: [
+      'localhost',
+      'kubernetes',
+      'kubernetes.default',
+      'kubernetes.default.svc',
+      '127.0.0.1',
+      '10.0.0.1',
+    ],
   });
   const sa = generateKeyPairSync('ec', {
     namedCurve: 'prime256v1',

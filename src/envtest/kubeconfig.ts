@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import type { CertKeyPair } from './certs.ts';
+import type { CertKeyPair } from '../runtime/tls/certificate-authority.ts';
 
 const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
 
