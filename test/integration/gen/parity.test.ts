@@ -4,12 +4,16 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
+import { GENERATOR_ANNOTATION } from '../../../src/gen/crd/index.ts';
 import { generateManifests } from '../../../src/gen/manifests.ts';
 import { CONTROLLER_TOOLS_VERSION, runControllerGen } from '../../support/controller-gen.ts';
 import { assertSameManifests } from '../../support/manifest-comparison.ts';
 
 // Each fixtures/parity/<case> holds one API twice: a Go module for controller-gen and the
 // TypeScript a tsoperator project would hold. Both must yield the same manifests, field for field.
+
+/** The annotation controller-gen signs its CRDs with. */
+const CONTROLLER_GEN_ANNOTATION = 'controller-gen.kubebuilder.io/version';
 
 const parityRoot = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'parity');
 
@@ -53,9 +57,22 @@ async function yamlDocuments(file: string): Promise<unknown[]> {
 }
 
 function tsoperatorManifests(projectDir: string): Manifests {
-  // Our CRDs say which tsoperator wrote them; controller-gen's say which controller-gen did.
   const files = generateManifests({ root: projectDir, generatorVersion: CONTROLLER_TOOLS_VERSION });
-  return new Map(files.map((file) => [file.path, parseDocuments(file.content)]));
+  return new Map(
+    files.map((file) => [file.path, parseDocuments(file.content).map(asControllerGenWouldSign)]),
+  );
+}
+
+/** Our CRDs say tsoperator wrote them where controller-gen's say controller-gen did; the rest must match. */
+function asControllerGenWouldSign(document: unknown): unknown {
+  const annotations = (document as { metadata?: { annotations?: Record<string, string> } }).metadata
+    ?.annotations;
+  const version = annotations?.[GENERATOR_ANNOTATION];
+  if (annotations && version !== undefined) {
+    delete annotations[GENERATOR_ANNOTATION];
+    annotations[CONTROLLER_GEN_ANNOTATION] = version;
+  }
+  return document;
 }
 
 function parseDocuments(text: string): unknown[] {
