@@ -65,13 +65,14 @@ function tsoperatorManifests(projectDir: string): Manifests {
 
 /** Our CRDs say tsoperator wrote them where controller-gen's say controller-gen did; the rest must match. */
 function asControllerGenWouldSign(document: unknown): unknown {
-  const annotations = (document as { metadata?: { annotations?: Record<string, string> } }).metadata
-    ?.annotations;
-  const version = annotations?.[GENERATOR_ANNOTATION];
-  if (annotations && version !== undefined) {
-    delete annotations[GENERATOR_ANNOTATION];
-    annotations[CONTROLLER_GEN_ANNOTATION] = version;
-  }
+  const metadata = (document as { metadata?: { annotations?: Record<string, string> } }).metadata;
+  if (metadata?.annotations?.[GENERATOR_ANNOTATION] === undefined) return document;
+  metadata.annotations = Object.fromEntries(
+    Object.entries(metadata.annotations).map(([key, value]) => [
+      key === GENERATOR_ANNOTATION ? CONTROLLER_GEN_ANNOTATION : key,
+      value,
+    ]),
+  );
   return document;
 }
 
