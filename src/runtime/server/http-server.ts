@@ -1,0 +1,64 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Answers one request. A rejection is answered with 500. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Where a server listens. */
+export interface ListenOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Interface to bind. Default: all interfaces. */
+  host?: string;
+}
+
+/** A listening HTTP server. */
+export interface RunningServer {
+  /** `http://host:port` as bound, for probes and tests. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections and closes idle ones; resolves once the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Starts a plain HTTP server for `handler`; resolves once it listens. */
+export async function startHttpServer(
+  handler: RequestHandler,
+  options: ListenOptions,
+): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    handler(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`internal server error: ${err instanceof Error ? err.message : String(err)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Writes a plain-text response. */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = 'text/plain; charset=utf-8',
+): void {
+  res.writeHead(status, { 'content-type': contentType, 'x-content-type-options': 'nosniff' });
+  res.end(body);
+}
