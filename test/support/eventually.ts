@@ -1,18 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Waits until `check` holds, polling every 20 ms; fails with `what` after `timeoutMs`. For
- * conditions reached asynchronously (a watch delivering), not for asserting on speed: the
- * timeout is generous on purpose.
+ * Polls `probe` every 100 ms until it returns a value other than undefined, and returns it; fails
+ * naming `what` after `timeoutMs`. For state that converges through the API server.
  */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 60_000,
-): Promise<void> {
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Still not true after ${timeoutMs / 1000} s: ${what}`);
-    await sleep(20);
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
   }
 }

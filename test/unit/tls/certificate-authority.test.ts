@@ -3,6 +3,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { describe, it } from 'node:test';
 import { CertificateAuthority } from '../../../src/runtime/tls/certificate-authority.ts';
 
@@ -47,7 +48,7 @@ describe('CertificateAuthority', () => {
     const server = createServer(
       { ...serving, ca: ca.cert, requestCert: true, rejectUnauthorized: true },
       (req, res) => {
-        const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+        const peer = (req.socket as TLSSocket).getPeerCertificate();
         res.end(peer.subject.CN);
       },
     );
