@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { KNOWN_TYPES_JSON } from './known-types.data.ts';
 import { expandKnownType } from './known-type-references.ts';
 import type { JsonSchemaObject } from './known-type-references.ts';
 
 export type { JsonSchemaObject } from './known-type-references.ts';
-
-/** The data file `npm run gen:known-types` writes from controller-gen's output. */
-const DATA_FILE = new URL('./known-types.json', import.meta.url);
 
 let data: Record<string, JsonSchemaObject> | undefined;
 const expanded = new Map<string, JsonSchemaObject>();
@@ -35,6 +32,6 @@ export function knownTypeNames(): string[] {
 }
 
 function knownTypeData(): Record<string, JsonSchemaObject> {
-  data ??= JSON.parse(readFileSync(DATA_FILE, 'utf8')) as Record<string, JsonSchemaObject>;
+  data ??= JSON.parse(KNOWN_TYPES_JSON) as Record<string, JsonSchemaObject>;
   return data;
 }
