@@ -23,6 +23,11 @@ export interface ApiTemplateData {
   readonly external: boolean;
   /** The `+kubebuilder:rbac` marker's groups: the qualified group, or `""` for core. */
   readonly rbacGroup: string;
+  /**
+   * `,namespace=system` in a namespaced project, so that the rbac markers make a Role in the
+   * operator's namespace (kustomize renames `system`); empty otherwise (a ClusterRole).
+   */
+  readonly rbacNamespace: string;
   /** Where the resource's files go. */
   readonly paths: ApiPaths;
   /** The import specifier of a project file (`src/runtime/index.ts`) from the file being rendered. */

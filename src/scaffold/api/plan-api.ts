@@ -119,6 +119,7 @@ function templateData(
     projectName: project.projectName,
     external: resource.external === true,
     rbacGroup: group === '' ? '""' : group,
+    rbacNamespace: project.settings.namespaced ? ',namespace=system' : '',
     paths,
     imp: (projectPath) =>
       importPath(target, projectPath === 'runtime' ? `${PROJECT_RUNTIME_DIR}/index.ts` : projectPath),
