@@ -1,4 +1,5 @@
 import type { JSONSchemaProps } from './json-schema-props.ts';
+import { OMIT_EMPTY_SCALAR_KEYS } from './json-schema-props.ts';
 
 /**
  * Drops what Go's JSON encoding of a schema leaves out (`omitempty`): empty property maps, lists
@@ -7,8 +8,8 @@ import type { JSONSchemaProps } from './json-schema-props.ts';
 export function finalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (value === undefined || value === false || key === '$ref') continue;
-    if (value === '' && key !== 'default' && key !== 'example') continue;
+    if (value === undefined || key === '$ref') continue;
+    if ((value === false || value === '') && OMIT_EMPTY_SCALAR_KEYS.has(key)) continue;
     if (Array.isArray(value) && value.length === 0 && key !== 'enum') continue;
     out[key] = finalizeValue(key, value);
   }

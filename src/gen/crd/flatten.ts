@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { JSONSchemaProps } from './json-schema-props.ts';
+import { OMIT_EMPTY_SCALAR_KEYS } from './json-schema-props.ts';
 
 /** Resolves a `$ref` to the referenced schema, itself not yet flattened. */
 export type ReferenceResolver = (ref: string) => JSONSchemaProps;
@@ -84,13 +85,13 @@ function mergeInto(dst: JSONSchemaProps, src: JSONSchemaProps, conflict: Conflic
   const dstRemainder: Record<string, unknown> = {};
   const srcRemainder: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(src)) {
-    if (key === 'allOf' || DOC_KEYS.has(key) || isZero(value)) continue;
+    if (key === 'allOf' || DOC_KEYS.has(key) || isZero(key, value)) continue;
     if (key === 'enum') {
-      if (isZero(dst.enum)) dst.enum = structuredClone(src.enum);
+      if (isZero(key, dst.enum)) dst.enum = structuredClone(src.enum);
       continue;
     }
     const existing = target[key];
-    if (isZero(existing)) target[key] = structuredClone(value);
+    if (isZero(key, existing)) target[key] = structuredClone(value);
     else if (POINTER_KEYS.has(key) || !isDeepStrictEqual(existing, value)) {
       if (mergeConflict(dst, key, value, conflict)) {
         dstRemainder[key] = existing;
@@ -149,9 +150,9 @@ function mergeConflict(
   }
 }
 
-/** Go's zero values: unset, false, empty string; flattening never copies them. */
-function isZero(value: unknown): boolean {
-  return value === undefined || value === false || value === '';
+/** Go's zero values (unset; false and '' for plain fields); flattening never copies them. */
+function isZero(key: string, value: unknown): boolean {
+  return value === undefined || ((value === false || value === '') && OMIT_EMPTY_SCALAR_KEYS.has(key));
 }
 
 function forEachChild(schema: JSONSchemaProps, visit: (child: JSONSchemaProps) => JSONSchemaProps): void {

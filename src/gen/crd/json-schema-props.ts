@@ -52,3 +52,20 @@ export interface JSONSchemaProps {
   'x-kubernetes-map-type'?: string;
   'x-kubernetes-validations'?: ValidationRule[];
 }
+
+/** Keys whose Go fields are plain bools or strings with `omitempty`: false and '' mean unset. */
+export const OMIT_EMPTY_SCALAR_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'pattern',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'uniqueItems',
+  'nullable',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-type',
+  'x-kubernetes-map-type',
+]);
