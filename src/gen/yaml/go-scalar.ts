@@ -16,7 +16,8 @@ export function scalarStyle(value: string): ScalarStyle {
   ) {
     return 'double';
   }
-  if (value.includes('\n')) return / \n|\n /.test(value) || /[ \t]$/.test(value) ? 'double' : 'literal';
+  // A space before a line break, or at the very end, cannot be written in a literal block.
+  if (value.includes('\n')) return / \n/.test(value) || /[ \t]$/.test(value) ? 'double' : 'literal';
   // go-yaml double-quotes text that would read back as another type (`""`, `"true"`, `"8080"`).
   if (value === '' || NON_STRING.test(value)) return 'double';
   return plainAllowed(value) ? 'plain' : 'single';
