@@ -1,7 +1,7 @@
 import type { TypeNode, TypeReferenceNode } from 'ts-morph';
 import { Node, SyntaxKind } from 'ts-morph';
 import { DiagnosticCodes } from '../../markers/index.ts';
-import { knownTypeSchema } from './known-types/index.ts';
+import { hasKnownType } from './known-types/index.ts';
 import type { ParseContext } from './parse-context.ts';
 import { reportAt } from './parse-context.ts';
 import { parseObjectMembers } from './parse-object.ts';
@@ -82,7 +82,7 @@ function parseNamedReference(node: TypeReferenceNode, name: string, context: Par
         unmappable(node, context, `the runtime exports no API type ${resolution.name}`)
       );
     case 'package':
-      if (resolution.module === '@kubernetes/client-node' && knownTypeSchema(resolution.name)) {
+      if (resolution.module === '@kubernetes/client-node' && hasKnownType(resolution.name)) {
         return { kind: 'known', name: resolution.name };
       }
       return unmappable(node, context, `no schema is known for ${resolution.name} from ${resolution.module}`);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { knownTypeNames, knownTypeSchema } from '../../../src/gen/crd/known-types/index.ts';
+import { hasKnownType, knownTypeNames, knownTypeSchema } from '../../../src/gen/crd/known-types/index.ts';
 import {
   compactKnownTypes,
   expandKnownType,
@@ -55,4 +55,10 @@ test('compacting known types loses nothing, and a field description survives', (
   });
   assert.deepEqual(expandKnownType('Holder', compact), schemas.Holder);
   assert.deepEqual(expandKnownType('Selector', compact), selector);
+});
+
+test('hasKnownType tells known names from others without building a schema', () => {
+  assert.equal(hasKnownType('V1PodTemplateSpec'), true);
+  assert.equal(hasKnownType('V1NoSuchType'), false);
+  assert.equal(hasKnownType('toString'), false);
 });

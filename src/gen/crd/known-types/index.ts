@@ -5,25 +5,23 @@ import type { JsonSchemaObject } from './known-type-references.ts';
 export type { JsonSchemaObject } from './known-type-references.ts';
 
 let data: Record<string, JsonSchemaObject> | undefined;
-const expanded = new Map<string, JsonSchemaObject>();
 
 /**
  * The schema controller-gen v0.23 emits for one of Kubernetes' own types, keyed by the name
  * @kubernetes/client-node gives it (`V1PodTemplateSpec`, `V1Condition`, ...), plus the apimachinery
  * scalars (`Quantity`, `IntOrString`, `Time`, `MicroTime`, `Duration`). It carries the type's own
- * description; a field's doc comment replaces it. Each call returns a fresh copy, free to change.
+ * description; a field's doc comment replaces it. Each call builds a fresh copy, free to change.
  *
  * @example
  * const schema = knownTypeSchema('V1ResourceRequirements'); // { type: 'object', properties: { limits: ... } }
  */
 export function knownTypeSchema(name: string): JsonSchemaObject | undefined {
-  let schema = expanded.get(name);
-  if (schema === undefined) {
-    schema = expandKnownType(name, knownTypeData());
-    if (schema === undefined) return undefined;
-    expanded.set(name, schema);
-  }
-  return structuredClone(schema);
+  return expandKnownType(name, knownTypeData());
+}
+
+/** Whether `knownTypeSchema(name)` has a schema; cheaper than building one to find out. */
+export function hasKnownType(name: string): boolean {
+  return Object.hasOwn(knownTypeData(), name);
 }
 
 /** The names `knownTypeSchema` answers for, sorted. */
