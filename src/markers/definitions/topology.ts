@@ -1,37 +1,21 @@
 import { valueMarker } from '../definition.ts';
 
-const category = 'CRD processing';
 const on = ['field', 'type'] as const;
 
-/** Server-side-apply topology markers (`x-kubernetes-list-type` and friends). */
+/** A topology marker: one string argument, valid on fields and types. */
+function topology(name: string, help: string) {
+  return valueMarker({ name, targets: on, category: 'CRD processing', help }, { type: 'string' });
+}
+
+const LIST_TYPE_HELP = 'atomic, set or map';
+const LIST_MAP_KEY_HELP = 'a key of a listType=map list; repeat for several';
+
+/** Server-side-apply topology markers (`x-kubernetes-list-type` and friends), and their `k8s:` spellings. */
 export const topologyMarkers = {
-  listType: valueMarker(
-    { name: 'listType', targets: on, category, help: 'atomic, set or map' },
-    { type: 'string' },
-  ),
-  listMapKey: valueMarker(
-    { name: 'listMapKey', targets: on, category, help: 'a key of a listType=map list; repeat for several' },
-    { type: 'string' },
-  ),
-  mapType: valueMarker(
-    { name: 'mapType', targets: on, category, help: 'atomic or granular' },
-    { type: 'string' },
-  ),
-  structType: valueMarker(
-    { name: 'structType', targets: on, category, help: 'atomic or granular' },
-    { type: 'string' },
-  ),
-  k8sListType: valueMarker(
-    { name: 'k8s:listType', targets: on, category, help: 'atomic, set or map' },
-    { type: 'string' },
-  ),
-  k8sListMapKey: valueMarker(
-    {
-      name: 'k8s:listMapKey',
-      targets: on,
-      category,
-      help: 'a key of a listType=map list; repeat for several',
-    },
-    { type: 'string' },
-  ),
+  listType: topology('listType', LIST_TYPE_HELP),
+  listMapKey: topology('listMapKey', LIST_MAP_KEY_HELP),
+  mapType: topology('mapType', 'atomic or granular'),
+  structType: topology('structType', 'atomic or granular'),
+  k8sListType: topology('k8s:listType', LIST_TYPE_HELP),
+  k8sListMapKey: topology('k8s:listMapKey', LIST_MAP_KEY_HELP),
 } as const;
