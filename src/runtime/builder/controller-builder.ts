@@ -1,0 +1,148 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { SharedInformer } from '../cache/informer.ts';
+import type { Kind } from '../client/kind.ts';
+import { Controller } from '../controller/controller.ts';
+import type { ControllerOptions } from '../controller/controller-options.ts';
+import { enqueueForObject } from '../handler/enqueue-for-object.ts';
+import { enqueueForOwner } from '../handler/enqueue-for-owner.ts';
+import type { Handler } from '../handler/handler.ts';
+import type { Predicate } from '../predicate/predicate.ts';
+import type { Reconciler } from '../reconcile/reconciler.ts';
+
+/** Options of one watch of a builder. */
+export interface WatchOptions<T> {
+  /** All must pass for an event to reach the handler. Default: none. */
+  predicates?: readonly Predicate<T>[];
+}
+
+/** Options of `owns`. */
+export interface OwnsOptions<T> extends WatchOptions<T> {
+  /** Only owner references with `controller: true` count. Default: true. */
+  onlyController?: boolean;
+}
+
+/** Tuning of the built controller; see {@link ControllerOptions} for each default. */
+export type BuilderControllerOptions = Pick<
+  ControllerOptions,
+  'maxConcurrentReconciles' | 'rateLimiter' | 'recoverPanic' | 'cacheSyncTimeoutMs'
+>;
+
+/** What the builder needs of its manager. */
+export interface BuilderHost {
+  /** The kind's shared informer, created on first use. */
+  informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T>;
+  /** Creates the controller with the manager's logger, clock and registry, and runs it with the manager. */
+  addController(options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>): Controller;
+}
+
+interface PendingWatch {
+  readonly kind: Kind;
+  readonly handler: Handler;
+  readonly predicates: readonly Predicate<KubernetesObject>[];
+}
+
+/**
+ * Declares a controller, as controller-runtime's builder: the kind it reconciles (`for`), the
+ * kinds it creates (`owns`), other kinds it reacts to (`watches`), then `complete(reconciler)`.
+ * It is sugar: every watch goes to the kind's shared informer, however many controllers use it.
+ *
+ * @example
+ * ```ts
+ * mgr.controller().for(WebAppKind).owns(DeploymentKind).owns(ServiceKind)
+ *   .withOptions({ maxConcurrentReconciles: 4 }).complete(new WebAppReconciler(mgr.client));
+ * ```
+ */
+export class ControllerBuilder {
+  readonly #host: BuilderHost;
+  #name: string | undefined;
+  #forKind: Kind | undefined;
+  readonly #watches: PendingWatch[] = [];
+  readonly #eventFilters: Predicate<KubernetesObject>[] = [];
+  #options: BuilderControllerOptions = {};
+
+  constructor(host: BuilderHost, name?: string) {
+    this.#host = host;
+    this.#name = name;
+  }
+
+  /** The kind this controller reconciles; its events request a reconcile of the object itself. */
+  for<T extends KubernetesObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
+    if (this.#forKind)
+      throw new Error(
+        `for(${kind.kind}): this controller already reconciles ${this.#forKind.kind}; a controller has one for() kind`,
+      );
+    this.#forKind = kind;
+    return this.#watch(kind, enqueueForObject<T>(), options.predicates);
+  }
+
+  /** A kind this controller creates and owns: its events request a reconcile of the owner. */
+  owns<T extends KubernetesObject>(kind: Kind<T>, options: OwnsOptions<T> = {}): this {
+    const owner = this.#requireFor('owns');
+    const handler = enqueueForOwner<T>(
+      owner,
+      options.onlyController === undefined ? {} : { onlyController: options.onlyController },
+    );
+    return this.#watch(kind, handler, options.predicates);
+  }
+
+  /** Any other kind, with a handler that says which requests its events cause. */
+  watches<T extends KubernetesObject>(
+    kind: Kind<T>,
+    handler: Handler<T>,
+    options: WatchOptions<T> = {},
+  ): this {
+    return this.#watch(kind, handler, options.predicates);
+  }
+
+  /** A predicate applied to the events of every watch of this controller. */
+  withEventFilter(predicate: Predicate<KubernetesObject>): this {
+    this.#eventFilters.push(predicate);
+    return this;
+  }
+
+  withOptions(options: BuilderControllerOptions): this {
+    this.#options = { ...this.#options, ...options };
+    return this;
+  }
+
+  /** Names the controller. Default: the `for` kind in lower case. */
+  named(name: string): this {
+    this.#name = name;
+    return this;
+  }
+
+  /** Builds the controller; the manager starts it with the others. */
+  complete(reconciler: Reconciler): Controller {
+    const forKind = this.#requireFor('complete');
+    const controller = this.#host.addController({
+      ...this.#options,
+      name: this.#name ?? forKind.kind.toLowerCase(),
+      reconciler,
+    });
+    for (const watch of this.#watches) {
+      const informer = this.#host.informerFor(watch.kind);
+      controller.watch(informer, watch.handler, [...this.#eventFilters, ...watch.predicates]);
+    }
+    return controller;
+  }
+
+  #watch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    handler: Handler<T>,
+    predicates: readonly Predicate<T>[] = [],
+  ): this {
+    // Stored type-erased: each handler and predicate only ever sees events of its own kind.
+    this.#watches.push({
+      kind,
+      handler: handler as Handler,
+      predicates: predicates as readonly Predicate<KubernetesObject>[],
+    });
+    return this;
+  }
+
+  #requireFor(method: string): Kind {
+    if (!this.#forKind)
+      throw new Error(`${method}(): call for(kind) first, to say which kind this controller reconciles`);
+    return this.#forKind;
+  }
+}

@@ -1,0 +1,113 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import type { Registry } from 'prom-client';
+import { systemClock, type Clock } from '../clock/clock.ts';
+import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
+import { metricsRegistry } from '../metrics/registry.ts';
+import type { Permission } from './permission-check.ts';
+
+/** What {@link Manager.create} takes. Durations are in milliseconds. */
+export interface ManagerOptions {
+  /** Default: `$KUBECONFIG`, then `~/.kube/config`, then the in-cluster service account. */
+  kubeConfig?: KubeConfig;
+  /** Watch and cache only this namespace. Default: '' (all namespaces). */
+  namespace?: string;
+  /** `host:port` or `:port` of /metrics; '0' turns it off. Default: ':8080'. */
+  metricsBindAddress?: string;
+  /** `host:port` or `:port` of /healthz and /readyz; '0' turns them off. Default: ':8081'. */
+  healthProbeBindAddress?: string;
+  /** Run controllers only while holding a Lease, so replicas take turns. Default: false. */
+  leaderElection?: boolean;
+  /** Name of the Lease. Required when `leaderElection` is on. */
+  leaderElectionId?: string;
+  /** Namespace of the Lease. Default: the pod's namespace in a cluster, else 'default'. */
+  leaderElectionNamespace?: string;
+  /** Default: 15 000. */
+  leaseDuration?: number;
+  /** Default: 10 000. */
+  renewDeadline?: number;
+  /** Default: 2 000. */
+  retryPeriod?: number;
+  /** How long in-flight reconciles may run on after SIGTERM before they are aborted. Default: 30 000. */
+  gracefulShutdownTimeout?: number;
+  /**
+   * Check at start-up that the identity may list and watch every watched kind and holds these
+   * permissions (the generated project passes its rbac markers' rules). Default: true.
+   */
+  checkPermissions?: boolean;
+  /** Permissions declared by the project's rbac markers, checked at start-up. Default: none. */
+  permissions?: readonly Permission[];
+  /** Default: a JSON-lines logger on stderr at `logLevel`. */
+  logger?: Logger;
+  /** Default: 'info'. */
+  logLevel?: LogLevel;
+  /** The field manager of the client's writes. Default: 'tsoperator'. */
+  fieldManager?: string;
+  /** Default: `metricsRegistry`. */
+  registry?: Registry;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Handle SIGTERM and SIGINT when `start` is given no signal. Default: true. */
+  handleSignals?: boolean;
+}
+
+export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElectionId'>> & {
+  leaderElectionId: string;
+};
+
+const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The one place the defaults above are applied. */
+export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerOptions {
+  const logLevel = options.logLevel ?? 'info';
+  if (options.leaderElection && !options.leaderElectionId) {
+    throw new Error('leaderElection needs a leaderElectionId: the name of the Lease the replicas share');
+  }
+  return {
+    kubeConfig: options.kubeConfig ?? defaultKubeConfig(),
+    namespace: options.namespace ?? '',
+    metricsBindAddress: options.metricsBindAddress ?? ':8080',
+    healthProbeBindAddress: options.healthProbeBindAddress ?? ':8081',
+    leaderElection: options.leaderElection ?? false,
+    leaderElectionId: options.leaderElectionId ?? '',
+    leaderElectionNamespace: options.leaderElectionNamespace ?? inClusterNamespace() ?? 'default',
+    leaseDuration: options.leaseDuration ?? 15_000,
+    renewDeadline: options.renewDeadline ?? 10_000,
+    retryPeriod: options.retryPeriod ?? 2_000,
+    gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
+    checkPermissions: options.checkPermissions ?? true,
+    permissions: options.permissions ?? [],
+    logger: options.logger ?? createLogger({ level: logLevel }),
+    logLevel,
+    fieldManager: options.fieldManager ?? 'tsoperator',
+    registry: options.registry ?? metricsRegistry,
+    clock: options.clock ?? systemClock,
+    handleSignals: options.handleSignals ?? true,
+  };
+}
+
+function defaultKubeConfig(): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  return kubeConfig;
+}
+
+function inClusterNamespace(): string | undefined {
+  try {
+    return readFileSync(IN_CLUSTER_NAMESPACE_FILE, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `:8080` → { port: 8080 }, `127.0.0.1:0` → { host, port: 0 }, '0' → undefined (off). */
+export function parseBindAddress(address: string): { host?: string; port: number } | undefined {
+  if (address === '0' || address === '') return undefined;
+  const colon = address.lastIndexOf(':');
+  const port = Number(address.slice(colon + 1));
+  if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`bind address "${address}" is not host:port or :port (use "0" to turn the server off)`);
+  }
+  const host = address.slice(0, colon).replace(/^\[|\]$/g, '');
+  return host ? { host, port } : { port };
+}
