@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { scaffoldApi } from '../scaffold/api/scaffold-api.ts';
-import { formatChanges } from '../scaffold/format-changes.ts';
 import { askYesNo } from './ask-yes-no.ts';
 
 interface CreateApiFlags {
@@ -41,6 +39,9 @@ export function registerCreateCommand(program: Command): void {
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: CreateApiFlags) => {
       const controller = flags.controller ?? (await askYesNo('Create a controller?', true));
+      // Loaded when the command runs: the manifests generator brings the TypeScript compiler.
+      const { scaffoldApi } = await import('../scaffold/api/scaffold-api.ts');
+      const { formatChanges } = await import('../scaffold/format-changes.ts');
       const options = {
         dir: process.cwd(),
         kind: flags.kind,

@@ -1,9 +1,4 @@
 import { Option, type Command } from 'commander';
-import { projectNameFromFolder } from '../project/project-name.ts';
-import { applyWrites } from '../scaffold/apply.ts';
-import { fileWrites } from '../scaffold/change.ts';
-import { formatChanges } from '../scaffold/format-changes.ts';
-import { planInit } from '../scaffold/init/plan-init.ts';
 
 interface InitFlags {
   domain: string;
@@ -38,6 +33,12 @@ export function registerInitCommand(program: Command): void {
     .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: InitFlags) => {
+      // Loaded when the command runs, so that other commands do not pay for the templates' modules.
+      const { projectNameFromFolder } = await import('../project/project-name.ts');
+      const { planInit } = await import('../scaffold/init/plan-init.ts');
+      const { applyWrites } = await import('../scaffold/apply.ts');
+      const { fileWrites } = await import('../scaffold/change.ts');
+      const { formatChanges } = await import('../scaffold/format-changes.ts');
       const dir = process.cwd();
       const changes = await planInit({
         dir,
