@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { Kind } from '../client/kind.ts';
-import { Controller } from '../controller/controller.ts';
+import type { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller-options.ts';
 import { enqueueForObject } from '../handler/enqueue-for-object.ts';
 import { enqueueForOwner } from '../handler/enqueue-for-owner.ts';
