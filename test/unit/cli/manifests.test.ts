@@ -66,7 +66,7 @@ describe('tsoperator manifests', () => {
   it('--check shows the diff of a stale file', async () => {
     writeFileSync(CRD, readFileSync(CRD, 'utf8').replace('shortNames:\n    - ch', 'shortNames:\n    - c'));
     assert.equal(await run('--check'), 1);
-    assert.match(output, /^-    - c\n\+    - ch$/m);
+    assert.match(output, /^- {4}- c\n\+ {4}- ch$/m);
     assert.match(errors, /\(out of date\)\nRun `tsoperator manifests` and commit the result\./);
   });
 
