@@ -86,7 +86,7 @@ async function stageController(
     'imports',
     `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`,
   );
-  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`);
+  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client).setup(mgr);`);
 }
 
 async function render(

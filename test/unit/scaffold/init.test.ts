@@ -8,7 +8,7 @@ import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { projectNameFromFolder } from '../../../src/project/project-name.ts';
 import { planInit } from '../../../src/scaffold/init/plan-init.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
-import { inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
+import { createApi, inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
 const EXPECTED_FILES = [
   'PROJECT',
@@ -77,23 +77,33 @@ test('init writes the project, with the PROJECT model and the runtime under a ge
   });
 });
 
-test('the files init writes pass the Prettier check the project runs', async () => {
-  await inEmptyProjectFolder(async (dir) => {
-    await initProject(dir);
-    const options = await resolveConfig(join(dir, 'package.json'));
-    for (const file of [
-      'package.json',
-      'tsconfig.json',
-      'README.md',
-      'src/main.ts',
-      'eslint.config.js',
-      '.github/workflows/ci.yaml',
-    ]) {
-      const text = await readFile(join(dir, file), 'utf8');
-      assert.ok(await check(text, { ...options, filepath: join(dir, file) }), `${file} is formatted`);
-    }
+for (const namespaced of [false, true]) {
+  test(`the files init and create api write pass the project's Prettier check (namespaced: ${namespaced})`, async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { namespaced });
+      await createApi(dir, { group: 'demo', kind: 'WebApp' });
+      await createApi(dir, { group: 'apps', kind: 'Deployment' });
+      const options = await resolveConfig(join(dir, 'package.json'));
+      for (const file of [
+        'package.json',
+        'tsconfig.json',
+        'README.md',
+        'src/main.ts',
+        'eslint.config.js',
+        '.github/workflows/ci.yaml',
+        'src/api/v1/webapp.types.ts',
+        'src/api/v1/groupversion-info.ts',
+        'src/controllers/webapp.controller.ts',
+        'src/controllers/deployment.controller.ts',
+        'test/controllers/webapp.controller.test.ts',
+        'test/controllers/deployment.controller.test.ts',
+      ]) {
+        const text = await readFile(join(dir, file), 'utf8');
+        assert.ok(await check(text, { ...options, filepath: join(dir, file) }), `${file} is formatted`);
+      }
+    });
   });
-});
+}
 
 test('--namespaced makes the manager a Role and watches its own namespace', async () => {
   await inEmptyProjectFolder(async (dir) => {
@@ -102,6 +112,7 @@ test('--namespaced makes the manager a Role and watches its own namespace', asyn
     assert.match(files.get('config/rbac/role.yaml') ?? '', /^kind: Role$/m);
     assert.match(files.get('config/rbac/role_binding.yaml') ?? '', /^kind: RoleBinding$/m);
     assert.match(files.get('config/manager/manager.yaml') ?? '', /WATCH_NAMESPACE/);
+    assert.match(files.get('src/main.ts') ?? '', /namespace: process\.env\['WATCH_NAMESPACE'\] \?\? '',/);
     assert.equal(parseProjectFile(files.get('PROJECT') ?? '').settings.namespaced, true);
   });
 });
