@@ -17,3 +17,12 @@ export async function eventually<T>(
     await sleep(100);
   }
 }
+
+/** `eventually` for a yes/no condition: waits until `check` holds. */
+export async function eventuallyTrue(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  await eventually(async () => ((await check()) ? true : undefined), what, timeoutMs);
+}

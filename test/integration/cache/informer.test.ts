@@ -9,12 +9,12 @@ import { startEnvironment, type Environment } from '../../../src/envtest/index.t
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
-import { eventually } from '../../support/eventually.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 import { RecordingHandler } from '../../support/recording-handler.ts';
 
@@ -79,7 +79,7 @@ describe('informer cache against a real API server', () => {
     const created = await admin.create(configMap(ns, 'live', { v: '1' }));
     await admin.patch(created, mergePatch({ data: { v: '2' } }));
     await admin.delete(created);
-    await eventually(() => handler.saw('delete', 'live'), 'the delete of live arrives');
+    await eventuallyTrue(() => handler.saw('delete', 'live'), 'the delete of live arrives');
     const events = handler.of('live');
     assert.deepEqual(
       events.map((e) => e.type),
@@ -110,6 +110,33 @@ describe('informer cache against a real API server', () => {
     assert.deepEqual((await cache.get(ConfigMapKind, { namespace: ns, name: 'shared' }))?.data, { v: '1' });
   });
 
+  it('replays the cache to a late handler, resyncs periodically, and caches cluster-scoped kinds', async () => {
+    const ns = await namespace();
+    await admin.create(configMap(ns, 'early'));
+    const { cache } = await startedCache({ namespaces: [ns], resyncPeriodMs: 100 });
+    const informer = cache.informerFor(ConfigMapKind);
+    await cache.waitForCacheSync();
+    const late = new RecordingHandler();
+    const registration = informer.addEventHandler(late);
+    assert.equal(registration.hasSynced(), true);
+    assert.deepEqual(
+      late.of('early').map((e) => [e.type, e.initial]),
+      [['add', true]],
+    );
+    await eventuallyTrue(() => late.saw('update', 'early'), 'a resync update arrives');
+    const resync = late.of('early').find((e) => e.type === 'update');
+    assert.equal(resync?.old, resync?.obj, 'a resync hands the same object as old and new');
+    registration.remove();
+    const count = late.events.length;
+    await admin.create(configMap(ns, 'after-removal'));
+    assert.ok(await cache.get(ConfigMapKind, { namespace: ns, name: 'early' }));
+    assert.equal(late.events.filter((e) => e.name === 'after-removal').length, 0);
+    assert.ok(late.events.length >= count);
+    const namespaces = await cache.list(NamespaceKind);
+    assert.ok(namespaces.items.some((n) => n.metadata?.name === ns));
+    assert.equal((await cache.get(NamespaceKind, { name: ns }))?.metadata?.name, ns);
+  });
+
   it('serves three controllers worth of handlers on one kind from one watch connection', async () => {
     const ns = await namespace();
     const { cache, transport } = await startedCache();
@@ -121,7 +148,7 @@ describe('informer cache against a real API server', () => {
       kind: 'Gadget',
       metadata: { name: 'g', namespace: ns },
     });
-    await eventually(() => handlers.every((h) => h.saw('add', 'g')), 'every handler sees the gadget');
+    await eventuallyTrue(() => handlers.every((h) => h.saw('add', 'g')), 'every handler sees the gadget');
     assert.equal(transport.watches.get(resourcePath(GadgetKind, undefined)), 1);
     assert.equal(transport.lists.get(resourcePath(GadgetKind, undefined)), 1);
     assert.equal(await apiServerWatchers(env, 'gadgets'), 1, 'the API server counts one watch of gadgets');
@@ -172,7 +199,7 @@ describe('informer cache against a real API server', () => {
       await admin.create(configMap(ns, 'blue', {}, { team: 'blue' }));
       await admin.create(configMap(ns, 'red', {}, { team: 'red' }));
     }
-    await eventually(() => handler.events.filter((e) => e.type === 'add').length === 2, 'two blue adds');
+    await eventuallyTrue(() => handler.events.filter((e) => e.type === 'add').length === 2, 'two blue adds');
     const cached = (await cache.list(ConfigMapKind)).items
       .map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`)
       .sort();
@@ -183,7 +210,7 @@ describe('informer cache against a real API server', () => {
       objectRef(ConfigMapKind, { namespace: a, name: 'blue' }),
       mergePatch({ metadata: { labels: { team: 'red' } } }),
     );
-    await eventually(
+    await eventuallyTrue(
       () => handler.saw('delete', 'blue'),
       'an object leaving the selector is deleted from the cache',
     );
@@ -199,13 +226,13 @@ describe('informer cache against a real API server', () => {
     const path = resourcePath(ConfigMapKind, ns);
     for (let i = 0; i < 4; i++) {
       const watches = transport.watches.get(path) ?? 0;
-      await eventually(
+      await eventuallyTrue(
         () => (transport.watches.get(path) ?? 0) > watches,
         'the server ends the watch and it is resumed',
       );
       await admin.create(configMap(ns, `after-${i}`));
     }
-    await eventually(() => handler.saw('add', 'after-3'), 'the last add arrives');
+    await eventuallyTrue(() => handler.saw('add', 'after-3'), 'the last add arrives');
     assert.deepEqual(
       handler.events.map((e) => e.name),
       ['after-0', 'after-1', 'after-2', 'after-3'],

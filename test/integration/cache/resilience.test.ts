@@ -11,7 +11,7 @@ import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { compactEtcd } from '../../support/etcd-compaction.ts';
-import { eventually } from '../../support/eventually.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 import { RecordingHandler } from '../../support/recording-handler.ts';
 
@@ -79,7 +79,7 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     const initialLists = transport.lists.get(resourcePath(ConfigMapKind, ns));
     transport.reconnect();
 
-    await eventually(
+    await eventuallyTrue(
       () => handler.saw('delete', 'gone') && handler.saw('add', 'born') && handler.saw('update', 'change'),
       'the relist delivers what was missed',
     );
@@ -121,7 +121,7 @@ describe('informer cache through 410 Gone and API server crashes', () => {
       mergePatch({ data: { v: '2' } }),
     );
 
-    await eventually(() => sameAsServer(cache, ns), 'the cache matches the API server again');
+    await eventuallyTrue(() => sameAsServer(cache, ns), 'the cache matches the API server again');
     for (const name of ['b0', 'b1', 'b2', 'b3', 'b4', 'c0', 'c1', 'c2', 'c3', 'c4'])
       assert.ok(handler.saw('add', name), `add of ${name}`);
     for (const name of ['a0', 'a1']) assert.ok(handler.saw('delete', name), `delete of ${name}`);
