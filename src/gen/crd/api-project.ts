@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { SourceFile } from 'ts-morph';
 import { Project } from 'ts-morph';
 import type { DiagnosticList, MarkerContext, MarkerRegistry, MarkerSet } from '../../markers/index.ts';
 import { collectFileMarkers, packageMarkers } from '../../markers/index.ts';
+import { displayPath } from '../marked-sources.ts';
 
 /** One API version folder (`src/api/v1`): its group and version, from its group-version file. */
 export interface ApiVersionFolder {
@@ -43,7 +44,7 @@ export function loadApiProject(
   const context: MarkerContext = {
     registry,
     diagnostics,
-    displayPath: (file) => relative(root, file.getFilePath()).split(sep).join('/'),
+    displayPath: (file) => displayPath(root, file),
   };
   const folders: ApiVersionFolder[] = [];
   const ungrouped: SourceFile[] = [];
