@@ -22,12 +22,11 @@ interface Scenario {
   readonly name: 'requeue' | 'filldrain';
   readonly keys: number;
   readonly items: number;
-  readonly what: string;
 }
 
 const SCENARIOS: readonly Scenario[] = [
-  { name: 'requeue', keys: 10_000, items: 1_000_000, what: 'get, re-add own key + one other, done' },
-  { name: 'filldrain', keys: 100_000, items: 1_000_000, what: '1M adds over 100k keys, then drain' },
+  { name: 'requeue', keys: 10_000, items: 1_000_000 },
+  { name: 'filldrain', keys: 100_000, items: 1_000_000 },
 ];
 
 function goPeer(): string {
@@ -54,20 +53,22 @@ function median(xs: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/** Items processed per second and queue operations (add, get, done) per second. */
-function rates(results: WorkloadResult[]): { items: number; ops: number } {
-  const best = median(results.map((r) => r.seconds));
-  const r = results[0] as WorkloadResult;
-  return { items: r.processed / best, ops: (r.adds + 2 * r.processed) / best };
+/** Items processed per wall-clock second and per CPU second, from the median run. */
+function rates(results: WorkloadResult[]): { wall: number; cpu: number } {
+  const processed = (results[0] as WorkloadResult).processed;
+  return {
+    wall: processed / median(results.map((r) => r.seconds)),
+    cpu: processed / median(results.map((r) => r.cpuSeconds)),
+  };
 }
 
 const binary = goPeer();
 const rounds = Number(values.rounds);
-const fmt = (n: number): string => `${(n / 1e6).toFixed(2)} M/s`;
+const mps = (n: number): string => `${(n / 1e6).toFixed(2)} M`;
 console.log(
-  '| scenario | workload | client-go items/s | ours items/s | ours with metrics items/s | ratio (ours / client-go) |',
+  '| scenario | client-go items/s | ours items/s | ratio | client-go items/CPU-s | ours items/CPU-s | ratio | ours with metrics items/s |',
 );
-console.log('| --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const scenario of SCENARIOS) {
   const args = [
     `--scenario=${scenario.name}`,
@@ -75,10 +76,10 @@ for (const scenario of SCENARIOS) {
     `--keys=${scenario.keys}`,
     `--items=${scenario.items}`,
   ];
-  const ts = [process.execPath, join(here, 'ts-peer.ts'), ...args];
+  const ts = [join(here, 'ts-peer.ts'), ...args];
   const go: WorkloadResult[] = [];
   const ours: WorkloadResult[] = [];
-  const oursMetrics: WorkloadResult[] = [];
+  const withMetrics: WorkloadResult[] = [];
   for (let round = 0; round < rounds; round++) {
     go.push(
       runOnce(
@@ -86,13 +87,13 @@ for (const scenario of SCENARIOS) {
         args.map((a) => a.replace(/^--/, '-')),
       ),
     );
-    ours.push(runOnce(ts[0] as string, [...ts.slice(1)]));
-    oursMetrics.push(runOnce(ts[0] as string, [...ts.slice(1), '--name=bench']));
+    ours.push(runOnce(process.execPath, ts));
+    withMetrics.push(runOnce(process.execPath, [...ts, '--name=bench']));
   }
   const g = rates(go);
   const o = rates(ours);
-  const m = rates(oursMetrics);
+  const m = rates(withMetrics);
   console.log(
-    `| ${scenario.name} | ${scenario.what}, ${values.workers} workers | ${fmt(g.items)} | ${fmt(o.items)} | ${fmt(m.items)} | ${(o.items / g.items).toFixed(2)}× |`,
+    `| ${scenario.name} | ${mps(g.wall)} | ${mps(o.wall)} | ${(o.wall / g.wall).toFixed(2)}× | ${mps(g.cpu)} | ${mps(o.cpu)} | ${(o.cpu / g.cpu).toFixed(2)}× | ${mps(m.wall)} |`,
   );
 }
