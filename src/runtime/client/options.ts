@@ -9,7 +9,10 @@ export interface ListOptions {
    * must have an index (see `Cache.indexField`); `metadata.name` and `metadata.namespace` always do.
    */
   readonly fieldSelector?: string;
-  /** Page size; `list` returns one page and a `continue` token. Default: no limit (listAll: 500). */
+  /**
+   * Page size; `list` returns one page and a `continue` token. Default: no limit (listAll: 500).
+   * The cache holds every object already and ignores `limit` and `continue`.
+   */
   readonly limit?: number;
   /** Token of the next page, from the previous page's `continue`. Default: first page. */
   readonly continue?: string;

@@ -5,6 +5,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { createLogger } from '../../../src/runtime/log/logger.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
@@ -103,6 +104,45 @@ describe('informer cache through 410 Gone and API server crashes', () => {
       'an unchanged object gets no event',
     );
     assert.equal(await sameAsServer(cache, ns), true);
+  });
+
+  it('keeps retrying a list it may not do, saying why, and syncs once RBAC allows it', async () => {
+    const ns = await namespace();
+    await admin.create(configMap(ns, 'secret-plans'));
+    const user = await env.addUser('late-reader');
+    const lines: string[] = [];
+    const logger = createLogger({ write: (line) => lines.push(line) });
+    const cache = newCache({
+      kubeConfig: user.kubeConfig,
+      namespaces: [ns],
+      logger,
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    await eventuallyTrue(
+      () => lines.filter((l) => l.includes('403')).length >= 3,
+      'three refused lists, each logged',
+    );
+    assert.equal(cache.informerFor(ConfigMapKind).hasSynced(), false);
+
+    const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] }];
+    await admin.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'read', namespace: ns },
+      rules,
+    });
+    await admin.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'read', namespace: ns },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'read' },
+      subjects: [{ kind: 'User', name: 'late-reader', apiGroup: 'rbac.authorization.k8s.io' }],
+    });
+    assert.equal(await cache.waitForCacheSync(), true);
+    assert.ok(await cache.get(ConfigMapKind, { namespace: ns, name: 'secret-plans' }));
+    assert.match(lines[0] ?? '', /"level":"error".*list\/watch failed, retrying/);
   });
 
   it('survives a killed and restarted API server with no lost event', async () => {
