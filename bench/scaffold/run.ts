@@ -31,11 +31,18 @@ function summary(label: string, values: readonly number[]): string {
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: repo, stdio: 'inherit' });
 const root = mkdtempSync(join(tmpdir(), 'tsoperator-bench-scaffold-'));
-const timings = { init: [] as number[], createApi: [] as number[], total: [] as number[] };
+const timings = {
+  startup: [] as number[],
+  init: [] as number[],
+  createApi: [] as number[],
+  total: [] as number[],
+};
 try {
   for (let round = 0; round < rounds; round += 1) {
     const dir = join(root, `round-${round}`, 'webapp-operator');
     mkdirSync(dir, { recursive: true });
+    // The CLI's fixed cost (Node, and the modules every command loads), for reading the others.
+    timings.startup.push(timed(['--version'], dir));
     const init = timed(['init', '--domain', 'example.org'], dir);
     const createApi = timed(['create', 'api', '--group', 'demo', '--version', 'v1', '--kind', 'WebApp'], dir);
     timings.init.push(init);
@@ -46,6 +53,7 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 process.stdout.write(`${rounds} rounds, Node ${process.versions.node}\n`);
+process.stdout.write(`${summary('start-up (tsoperator --version)', timings.startup)}\n`);
 process.stdout.write(`${summary('init', timings.init)}\n`);
 process.stdout.write(`${summary('create api (with manifests if present)', timings.createApi)}\n`);
 process.stdout.write(`${summary('init + create api', timings.total)}\n`);
