@@ -182,6 +182,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   /** Records how far a scope has read and wakes the waiters whose condition may now hold. */
   #advance(scope: string, resourceVersion: string, listed: boolean): void {
     if (resourceVersion || listed) this.#progress.set(scope, resourceVersion);
+    // Drops the writes now visible even when nobody reads them back; few are ever in flight.
+    if (this.#writes.size > 0) this.#writes.settleAll(this.#view);
     for (const waiter of this.#waiters) waiter();
   }
 
