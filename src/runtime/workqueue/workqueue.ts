@@ -175,9 +175,9 @@ export class Workqueue<K extends string = string> {
     if (record.pending) {
       this.#ready.push(record);
       this.#handOut();
-      return;
+    } else {
+      this.#records.delete(key);
     }
-    this.#records.delete(key);
     if (this.#processing === 0 && this.#drainWaiters.length > 0) {
       for (const resolve of this.#drainWaiters.splice(0)) resolve();
     }

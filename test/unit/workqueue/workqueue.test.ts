@@ -130,3 +130,15 @@ test('shutDownWithDrain with nothing in flight resolves at once', async () => {
   await queue.shutDownWithDrain();
   assert.equal(queue.shuttingDown, true);
 });
+
+test('shutDownWithDrain resolves when nothing is in flight, even if a done queued its key again', async () => {
+  const queue = new Workqueue();
+  queue.add('a');
+  keyOf(await queue.get());
+  queue.add('a');
+  const drain = queue.shutDownWithDrain();
+  queue.done('a');
+  await drain;
+  assert.equal(queue.len, 1, 'the re-added key is still handed out after shutdown');
+  assert.equal(keyOf(await queue.get()), 'a');
+});
