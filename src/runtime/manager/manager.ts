@@ -54,6 +54,8 @@ export class Manager {
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   #cachesSynced = false;
+  #metricsServer: RunningServer | undefined;
+  #probeServer: RunningServer | undefined;
 
   private constructor(options: ResolvedManagerOptions) {
     this.#options = options;
@@ -83,6 +85,16 @@ export class Manager {
   /** The KubeConfig the manager talks to the API server with. */
   get kubeConfig(): ManagerOptions['kubeConfig'] {
     return this.#options.kubeConfig;
+  }
+
+  /** `http://host:port` of /metrics once started, when it is on. */
+  get metricsUrl(): string | undefined {
+    return this.#metricsServer?.url;
+  }
+
+  /** `http://host:port` of /healthz and /readyz once started, when they are on. */
+  get healthProbeUrl(): string | undefined {
+    return this.#probeServer?.url;
   }
 
   /** Starts declaring a controller; pass a kind as a shorthand for `.for(kind)`. */
@@ -165,11 +177,11 @@ export class Manager {
   }
 
   async #startServers(): Promise<RunningServer[]> {
-    const servers: RunningServer[] = [];
     const metrics = parseBindAddress(this.#options.metricsBindAddress);
-    if (metrics) servers.push(await startMetricsServer({ ...metrics, registry: this.#options.registry }));
+    if (metrics) this.#metricsServer = await startMetricsServer({ ...metrics, registry: this.#options.registry });
     const probes = parseBindAddress(this.#options.healthProbeBindAddress);
-    if (probes) servers.push(await this.#probes.listen(probes));
+    if (probes) this.#probeServer = await this.#probes.listen(probes);
+    const servers = [this.#metricsServer, this.#probeServer].filter((s) => s !== undefined);
     for (const server of servers) this.logger.info('serving', { url: server.url });
     return servers;
   }
