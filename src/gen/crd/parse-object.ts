@@ -9,8 +9,7 @@ import { DiagnosticCodes, collectMarkers } from '../../markers/index.ts';
 import { descriptionOf } from './description.ts';
 import type { ParseContext } from './parse-context.ts';
 import { reportAt } from './parse-context.ts';
-import { parseType } from './parse-type.ts';
-import { resolveTypeName } from './resolve-type-name.ts';
+import { parseNamedReference, parseType } from './parse-type.ts';
 import type { FieldModel, ObjectModel, TypeModel } from './type-model.ts';
 
 /** The fields of an interface or type literal, and the interfaces it extends. */
@@ -54,15 +53,7 @@ function fieldName(property: PropertySignature): string {
   return Node.isStringLiteral(name) ? name.getLiteralValue() : name.getText();
 }
 
+/** `extends Base` embeds Base, as a Go struct embeds another with `json:",inline"`. */
 function parseHeritage(clause: ExpressionWithTypeArguments, context: ParseContext): TypeModel {
-  const resolution = resolveTypeName(clause.getSourceFile(), clause.getExpression().getText());
-  if (resolution.kind === 'declaration')
-    return { kind: 'named', id: context.requestNamedType(resolution.declaration) };
-  reportAt(
-    context,
-    clause,
-    DiagnosticCodes.unresolvedType,
-    `cannot find interface ${clause.getText()} to extend`,
-  );
-  return { kind: 'invalid' };
+  return parseNamedReference(clause, clause.getExpression().getText(), context);
 }

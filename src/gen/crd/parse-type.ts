@@ -71,7 +71,8 @@ function parseReference(node: TypeReferenceNode, context: ParseContext): TypeMod
   return parseNamedReference(node, name, context);
 }
 
-function parseNamedReference(node: TypeReferenceNode, name: string, context: ParseContext): TypeModel {
+/** The model of a type named `name` at `node`: an API type, a runtime type or a known core type. */
+export function parseNamedReference(node: Node, name: string, context: ParseContext): TypeModel {
   const resolution = resolveTypeName(node.getSourceFile(), name);
   switch (resolution.kind) {
     case 'declaration':
