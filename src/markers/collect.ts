@@ -75,6 +75,10 @@ function isLineRun(text: string, previousEnd: number, start: number): boolean {
 /**
  * The markers written above a declaration standing at `target` (a type or a field), parsed into typed
  * values; problems go to `context.diagnostics` with their file:line:col.
+ *
+ * @example
+ * const markers = collectMarkers(property, 'field', context);
+ * const minimum = markers.value(validationMarkers.Minimum); // number | undefined
  */
 export function collectMarkers(node: Node, target: MarkerTarget, context: MarkerContext): MarkerSet {
   const isFirstStatement = node.getSourceFile().getStatements()[0] === node;
