@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
-import type { QueueItem } from '../../../src/runtime/workqueue/queue-item.ts';
 import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
-import { flush } from './flush.ts';
-
-function keyOf(item: QueueItem<string>): string {
-  assert.equal(item.shutdown, false);
-  return item.key;
-}
-
-/** Advances the clock and lets the queue's timer continuation run. */
-async function advance(clock: FakeClock, ms: number): Promise<void> {
-  clock.advance(ms);
-  await flush();
-}
+import { keyOf } from './key-of.ts';
+import { advance, flush } from './flush.ts';
 
 test('addAfter queues the key once its delay has passed, not before', async () => {
   const clock = new FakeClock(0);

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LOW_PRIORITY } from '../../../src/runtime/workqueue/add-options.ts';
-import type { QueueItem } from '../../../src/runtime/workqueue/queue-item.ts';
 import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
-
-function keyOf(item: QueueItem<string>): string {
-  assert.equal(item.shutdown, false);
-  return item.key;
-}
+import { keyOf } from './key-of.ts';
 
 async function drain(queue: Workqueue): Promise<string[]> {
   const keys: string[] = [];

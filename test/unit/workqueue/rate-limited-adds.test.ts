@@ -3,12 +3,7 @@ import { test } from 'node:test';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { ItemExponentialFailureRateLimiter } from '../../../src/runtime/workqueue/item-exponential-failure-rate-limiter.ts';
 import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
-import { flush } from './flush.ts';
-
-async function advance(clock: FakeClock, ms: number): Promise<void> {
-  clock.advance(ms);
-  await flush();
-}
+import { advance } from './flush.ts';
 
 test('addRateLimited waits the default backoff, 5 ms then doubling, until forget', async () => {
   const clock = new FakeClock(0);

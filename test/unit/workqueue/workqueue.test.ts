@@ -2,12 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { QueueItem } from '../../../src/runtime/workqueue/queue-item.ts';
 import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
+import { keyOf } from './key-of.ts';
 import { flush } from './flush.ts';
-
-function keyOf(item: QueueItem<string>): string {
-  assert.equal(item.shutdown, false);
-  return item.key;
-}
 
 test('a key added many times before it is handed out is handed out once', async () => {
   const queue = new Workqueue();
