@@ -3,6 +3,8 @@
  * letters after other characters, and runs of digits compared as numbers (`v2` before `v10`).
  */
 export function compareYamlKeys(a: string, b: string): number {
+  // Manifest keys are ASCII identifiers; compare those by char code, without splitting strings.
+  if (PLAIN_ASCII.test(a) && PLAIN_ASCII.test(b)) return compareAsciiLetters(a, b);
   const ar = [...a];
   const br = [...b];
   for (let i = 0; i < ar.length && i < br.length; i++) {
@@ -16,6 +18,18 @@ export function compareYamlKeys(a: string, b: string): number {
     return compareDigitRuns(ar, br, i);
   }
   return ar.length - br.length;
+}
+
+/** Keys of ASCII letters only: the common case, where the order is char codes then length. */
+const PLAIN_ASCII = /^[A-Za-z]*$/;
+
+function compareAsciiLetters(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const difference = a.charCodeAt(i) - b.charCodeAt(i);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
 }
 
 function compareDigitRuns(ar: readonly string[], br: readonly string[], i: number): number {

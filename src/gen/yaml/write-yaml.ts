@@ -34,7 +34,9 @@ function entries(value: { readonly [key: string]: YamlValue | undefined }): [str
 }
 
 function isEmptyCollection(value: YamlValue): boolean {
-  return (Array.isArray(value) && value.length === 0) || (isMapping(value) && entries(value).length === 0);
+  if (Array.isArray(value)) return value.length === 0;
+  // Checked without sorting: this runs on every nested value, sorting is for writing.
+  return isMapping(value) && Object.values(value).every((child) => child === undefined);
 }
 
 function mapping(value: { readonly [key: string]: YamlValue | undefined }, indent: number): string[] {
@@ -95,6 +97,8 @@ function scalarLines(value: YamlValue, indent: number, column: number): string[]
 
 /** go-yaml breaks at a single space once the line is past the width, never at the ends. */
 function fold(text: string, indent: number, column: number, quoted: boolean): string[] {
+  // A text that ends before the width, or has no space to break at, stays on one line.
+  if (column + text.length <= BEST_WIDTH + 1 || !text.includes(' ')) return [text];
   const lines: string[] = [];
   let current = '';
   let col = column;
