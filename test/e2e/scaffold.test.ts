@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
+import { startEnvironment } from '../../src/envtest/index.ts';
+import { defineKind, newClient } from '../../src/runtime/index.ts';
 import { repoRoot } from '../support/cli.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * The flow a user follows, end to end: init, create api, npm install (with tsoperator packed from
@@ -79,5 +82,44 @@ describe('a scaffolded project builds, lints and tests green', () => {
     const output = await run('npm', ['test']);
     assert.match(output, /✔ records the generation it reconciled in the status/);
     assert.match(output, /ℹ fail 0/);
+  });
+
+  it('npm start runs the manager: it reconciles a WebApp, and stops cleanly on SIGTERM', async () => {
+    await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
+    const manager = execa(
+      process.execPath,
+      ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+      {
+        cwd: project,
+        env: { KUBECONFIG: env.admin.kubeconfigPath },
+        all: true,
+        reject: false,
+      },
+    );
+    const client = newClient({ kubeConfig: env.kubeConfig });
+    const webAppKind = defineKind({
+      apiVersion: 'demo.example.org/v1',
+      kind: 'WebApp',
+      plural: 'webapps',
+      namespaced: true,
+    });
+    const key = { namespace: 'default', name: 'sample' };
+    await client.create({
+      apiVersion: webAppKind.apiVersion,
+      kind: webAppKind.kind,
+      metadata: key,
+      spec: {},
+    });
+
+    const reconciled = await eventually(async () => {
+      const app = (await client.get(webAppKind, key)) as
+        { status?: { observedGeneration?: number } } | undefined;
+      return app?.status?.observedGeneration === 1 ? app : undefined;
+    }, 'the manager to record observedGeneration 1 on the WebApp');
+
+    assert.equal(reconciled.status?.observedGeneration, 1);
+    manager.kill('SIGTERM');
+    const result = await manager;
+    assert.equal(result.exitCode, 0, result.all);
   });
 });
