@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { compareManifests, staleManifestsError, writeManifests } from '../gen/manifest-sync.ts';
-import { generateManifests } from '../gen/manifests.ts';
 
 interface ManifestsFlags {
   check: boolean;
@@ -17,7 +15,11 @@ export function registerManifestsCommand(program: Command): void {
     .option('--check', 'write nothing; exit 1 with a diff when the files on disk are stale (for CI)', false)
     .option('--dry-run', 'print what would change, and write nothing', false)
     .option('--output <dir>', 'write under this folder instead of the project root')
-    .action((flags: ManifestsFlags) => {
+    .action(async (flags: ManifestsFlags) => {
+      // Loaded on use: the generators bring the TypeScript compiler, which other commands never need.
+      const { compareManifests, staleManifestsError, writeManifests } =
+        await import('../gen/manifest-sync.ts');
+      const { generateManifests } = await import('../gen/manifests.ts');
       const root = process.cwd();
       const target = resolve(root, flags.output ?? '.');
       const files = generateManifests({ root });
