@@ -8,8 +8,10 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { SharedInformer } from './informer.ts';
 import { matchesLabels, parseLabelSelector } from './label-selector.ts';
-import { NAMESPACE_INDEX, type IndexFunc } from './store.ts';
-import { cloneJson, stripManagedFields, type Transform } from './transform.ts';
+import type { IndexFunc } from './store.ts';
+import { candidates } from './list-query.ts';
+import { cloneJson } from './copy-on-read.ts';
+import { stripManagedFields, type Transform } from './transform.ts';
 
 /** What to cache of one kind, overriding the cache-wide options. */
 export interface KindCacheOptions {
@@ -189,52 +191,4 @@ export class Cache implements CacheReader {
 /** A cache: see {@link Cache}. */
 export function newCache(options: CacheOptions): Cache {
   return new Cache(options);
-}
-
-/**
- * The stored objects a list returns before its label selector: from the narrowest index at hand,
- * then filtered by every field term and the namespace.
- */
-function candidates<T extends KubernetesObject>(
-  informer: SharedInformer<T>,
-  kind: Kind,
-  options: ListOptions,
-): T[] {
-  const store = informer.store;
-  const namespace = kind.namespaced && options.namespace ? options.namespace : undefined;
-  const terms = (options.fieldSelector ? parseFieldSelector(options.fieldSelector) : []).map(
-    ([field, value]) => {
-      const index = field === 'metadata.namespace' ? NAMESPACE_INDEX : field;
-      if (field !== 'metadata.name' && !store.hasIndex(index)) {
-        throw new Error(
-          `No index for field "${field}" of ${kind.kind}: add one with cache.indexField(), or read with client.direct().`,
-        );
-      }
-      return { index, value };
-    },
-  );
-  if (namespace) terms.push({ index: NAMESPACE_INDEX, value: namespace });
-  const indexed = terms.find((t) => t.index !== 'metadata.name');
-  let found = indexed ? store.byIndex(indexed.index, indexed.value) : [...store.values()];
-  for (const { index, value } of terms) {
-    if (index === 'metadata.name') found = found.filter((o) => o.metadata?.name === value);
-    else if (index !== indexed?.index || value !== indexed.value) {
-      const hits = new Set(store.byIndex(index, value));
-      found = found.filter((o) => hits.has(o));
-    }
-  }
-  return found;
-}
-
-/** `a=b,c==d` into pairs; the cache answers equality only, as controller-runtime's. */
-function parseFieldSelector(text: string): [string, string][] {
-  return text.split(',').map((term) => {
-    const match = /^\s*([^=!\s]+)\s*==?\s*(.*?)\s*$/.exec(term);
-    if (!match)
-      throw new Error(
-        `The cache answers field selectors of the form field=value only, not "${term}": read with client.direct().`,
-      );
-    const [, field = '', value = ''] = match;
-    return [field, value];
-  });
 }

@@ -7,7 +7,8 @@ import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
 import { Reflector, type ReflectorSink } from './reflector.ts';
 import { Store, type IndexFunc } from './store.ts';
-import { deepFreeze, type Transform } from './transform.ts';
+import { deepFreeze } from './copy-on-read.ts';
+import type { Transform } from './transform.ts';
 import { WriteExpectations, type ExpectationView } from './write-expectations.ts';
 
 /** What a {@link SharedInformer} watches and how; `Cache` fills it from its own options. */
