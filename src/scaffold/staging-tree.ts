@@ -82,6 +82,12 @@ export class StagingTree {
     this.#write(current === undefined ? 'create' : 'overwrite', path, content);
   }
 
+  /** Writes a file only when it is missing: an existing one has grown since and stays as it is. */
+  async generateIfMissing(path: string, content: string): Promise<void> {
+    if ((await this.read(path)) === undefined) return this.#write('create', path, content);
+    this.#record({ action: 'unchanged', path });
+  }
+
   /** Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once. */
   async insert(path: string, marker: string, snippet: string): Promise<void> {
     const current = await this.read(path);

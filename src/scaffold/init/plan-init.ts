@@ -45,7 +45,12 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
   const data = await templateData(options, version);
   const dir = templatesDir('init');
   for (const template of await listTemplates(dir)) {
-    await tree.generate(renderedPath(template), await renderTemplate(join(dir, template), data));
+    const content = await renderTemplate(join(dir, template), data);
+    // main.ts and the kustomizations grow at their markers with every API: regenerating them
+    // would drop the registrations.
+    if (content.includes('+tsoperator:scaffold:'))
+      await tree.generateIfMissing(renderedPath(template), content);
+    else await tree.generate(renderedPath(template), content);
   }
   await stageRuntime(tree, runtimeSourceDir(), version);
   return finishPlan(tree);

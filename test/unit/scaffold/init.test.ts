@@ -6,6 +6,7 @@ import { check, resolveConfig } from 'prettier';
 import { UsageError } from '../../../src/errors.ts';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { projectNameFromFolder } from '../../../src/project/project-name.ts';
+import { GENERATED_STATE_FILE, contentHash } from '../../../src/scaffold/generated-state.ts';
 import { planInit } from '../../../src/scaffold/init/plan-init.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { createApi, inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
@@ -138,6 +139,30 @@ test('init --force on an unchanged project changes nothing (idempotent)', async 
       changes.filter((c) => c.action !== 'unchanged'),
       [],
     );
+  });
+});
+
+test('init --force regenerates the runtime but keeps what create api registered', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    await createApi(dir, { group: 'demo', kind: 'WebApp' });
+    // As an older tsoperator would have left it: another runtime, recorded as generated.
+    const oldRuntime = '// an older runtime\n';
+    await writeFile(join(dir, 'src/runtime/index.ts'), oldRuntime);
+    const state = JSON.parse(await readFile(join(dir, GENERATED_STATE_FILE), 'utf8')) as {
+      files: Record<string, string>;
+    };
+    state.files['src/runtime/index.ts'] = contentHash(oldRuntime);
+    await writeFile(join(dir, GENERATED_STATE_FILE), JSON.stringify(state));
+    const changes = await initProject(dir, { force: true });
+    assert.deepEqual(
+      changes.filter((c) => c.action !== 'unchanged').map((c) => `${c.action} ${c.path}`),
+      ['overwrite src/runtime/index.ts', `overwrite ${GENERATED_STATE_FILE}`],
+    );
+    const files = await snapshotFolder(dir);
+    assert.match(files.get('src/main.ts') ?? '', /new WebAppReconciler/);
+    assert.match(files.get('config/crd/kustomization.yaml') ?? '', /demo\.example\.org_webapps\.yaml/);
+    assert.equal(parseProjectFile(files.get('PROJECT') ?? '').resources.length, 1);
   });
 });
 
