@@ -96,7 +96,9 @@ export class Controller {
     const onStop = (): void => this.queue.shutDown();
     if (run.stop.aborted) onStop();
     else run.stop.addEventListener('abort', onStop, { once: true });
-    const workers = Array.from({ length: maxConcurrentReconciles }, () => this.#work(abortReconciles));
+    const workers = Array.from({ length: maxConcurrentReconciles }, () =>
+      this.#work(run.stop, abortReconciles),
+    );
     await Promise.all(workers);
     run.stop.removeEventListener('abort', onStop);
     this.#logger.info('all workers finished');
@@ -133,10 +135,16 @@ export class Controller {
     }
   }
 
-  async #work(abortReconciles: AbortSignal): Promise<void> {
+  async #work(stop: AbortSignal, abortReconciles: AbortSignal): Promise<void> {
     for (;;) {
       const item = await this.queue.get();
       if (item.shutdown) return;
+      // A shut-down queue still hands out what it holds (client-go semantics); a stopping
+      // controller takes no new work, and the next leader or process picks it up from its list.
+      if (stop.aborted) {
+        this.queue.done(item.key);
+        continue;
+      }
       this.#metrics.activeWorkers.inc({ controller: this.name });
       try {
         await this.#reconcile(item.key, abortReconciles);

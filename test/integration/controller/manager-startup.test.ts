@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { MissingPermissionsError } from '../../../src/runtime/manager/permission-check.ts';
+import { eventually } from '../../support/eventually.ts';
+import { runInBackground, testManager, WidgetKind, widgetsCrd } from './support.ts';
+
+describe('manager start-up', () => {
+  let env: Environment;
+  before(async () => {
+    env = await startEnvironment();
+  });
+  after(() => env.stop());
+
+  it('is not ready until its caches have synced, then is', async () => {
+    // The Widget CRD is installed only later, so the cache cannot sync before then.
+    const mgr = await testManager(env);
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .complete({ reconcile: async () => ({}) });
+    const run = runInBackground(mgr);
+    try {
+      const readyz = async (): Promise<number> => (await fetch(`${mgr.healthProbeUrl}/readyz`)).status;
+      await eventually(async () => (mgr.healthProbeUrl ? true : undefined), 'the probe server');
+      assert.equal((await fetch(`${mgr.healthProbeUrl}/healthz`)).status, 200);
+      assert.equal(await readyz(), 500);
+      await env.installCrds([widgetsCrd]);
+      await eventually(
+        async () => ((await readyz()) === 200 ? true : undefined),
+        'readyz to pass after the caches sync',
+      );
+      const verbose = await (await fetch(`${mgr.healthProbeUrl}/readyz?verbose`)).text();
+      assert.match(verbose, /\[\+\]informers ok/);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('refuses to start without a permission it needs, naming the rbac marker that grants it', async () => {
+    await env.installCrds([widgetsCrd]);
+    const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: 'widget-lister' },
+        rules: [
+          { apiGroups: ['ctrl.tsoperator.dev'], resources: ['widgets'], verbs: ['list'] },
+          { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+        ],
+      },
+    });
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: 'operator-widget-lister' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'widget-lister' },
+        subjects: [{ kind: 'User', name: 'operator', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    });
+    const operator = await env.addUser('operator');
+    const mgr = await testManager(env, {
+      kubeConfig: operator.kubeConfig,
+      permissions: [
+        { group: '', resource: 'configmaps', verb: 'create' },
+        { group: '', resource: 'configmaps', verb: 'get' },
+      ],
+    });
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .complete({ reconcile: async () => ({}) });
+    await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+      assert.ok(err instanceof MissingPermissionsError);
+      assert.equal(
+        err.message,
+        [
+          'The manager may not do what its controllers need, so it did not start. Missing permissions:',
+          '  // +kubebuilder:rbac:groups=ctrl.tsoperator.dev,resources=widgets,verbs=watch',
+          '  // +kubebuilder:rbac:groups=core,resources=configmaps,verbs=create',
+          'Add these markers above the reconciler that needs them, run `tsoperator manifests`, and apply config/rbac (or `npm run deploy`).',
+        ].join('\n'),
+      );
+      return true;
+    });
+  });
+});
