@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
+import { LeaderElector, type LeadershipEnd } from '../../../src/runtime/leader/leader-elector.ts';
+import { leaseLock } from '../../../src/runtime/leader/lease-lock.ts';
+import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
+
+const LEASE = 15_000;
+const RETRY = 2_000;
+const HALF_RETRY = RETRY / 2;
+
+let env: Environment;
+before(async () => {
+  env = await startEnvironment();
+});
+after(async () => {
+  await env.stop();
+});
+
+/** One entry per start or end of leading, in the order they happened, stamped with the fake clock. */
+interface Fence {
+  readonly who: string;
+  readonly event: 'start' | 'end';
+  readonly at: number;
+}
+
+/** Candidates on one fake clock. Time moves only in `step`, and only once every candidate is idle. */
+class Election {
+  readonly clock = new FakeClock(0);
+  readonly fences: Fence[] = [];
+  readonly #kubeConfig: KubeConfig;
+  readonly #lease: string;
+  readonly #runs = new Map<string, { stop: AbortController; done: Promise<LeadershipEnd> }>();
+  /** Candidates whose `run` has not returned yet. */
+  readonly #running = new Set<string>();
+
+  constructor(kubeConfig: KubeConfig, lease: string) {
+    this.#kubeConfig = kubeConfig;
+    this.#lease = lease;
+  }
+
+  async start(who: string, releaseOnCancel: boolean): Promise<void> {
+    const elector = new LeaderElector({
+      lock: leaseLock(this.#kubeConfig, 'default', this.#lease),
+      identity: who,
+      name: this.#lease,
+      clock: this.clock,
+      releaseOnCancel,
+      callbacks: { onStartedLeading: (signal) => this.#lead(who, signal) },
+    });
+    const stop = new AbortController();
+    this.#running.add(who);
+    const done = elector.run(stop.signal).finally(() => this.#running.delete(who));
+    this.#runs.set(who, { stop, done });
+    await this.settle();
+  }
+
+  /** Stops a candidate and waits until it has stopped leading (and released, when it does). */
+  async stop(who: string): Promise<LeadershipEnd> {
+    const run = this.#runs.get(who);
+    assert.ok(run);
+    this.#runs.delete(who);
+    run.stop.abort();
+    return run.done;
+  }
+
+  async step(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.settle();
+  }
+
+  /** Leaders now: those with a start and no end yet. */
+  leaders(): string[] {
+    const open = new Set<string>();
+    for (const fence of this.fences) {
+      if (fence.event === 'start') open.add(fence.who);
+      else open.delete(fence.who);
+    }
+    return [...open];
+  }
+
+  /** The fences never show a start while another candidate's leading is open. */
+  assertNoOverlap(): void {
+    let open: string | undefined;
+    for (const fence of this.fences) {
+      if (fence.event === 'start') {
+        assert.equal(open, undefined, `${fence.who} started leading at ${fence.at} while ${open} led`);
+        open = fence.who;
+      } else {
+        assert.equal(open, fence.who);
+        open = undefined;
+      }
+    }
+  }
+
+  /** Every running candidate is idle when each one waits on the clock (none is mid-request). */
+  async settle(): Promise<void> {
+    while (this.clock.sleepers !== this.#running.size) await delay(5);
+  }
+
+  async #lead(who: string, signal: AbortSignal): Promise<void> {
+    this.fences.push({ who, event: 'start', at: this.clock.now() });
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    this.fences.push({ who, event: 'end', at: this.clock.now() });
+  }
+}
+
+test('of two candidates exactly one leads, and it keeps leading while it renews', async () => {
+  const election = new Election(env.kubeConfig, 'two-candidates');
+  await election.start('a', true);
+  await election.start('b', true);
+  assert.deepEqual(election.leaders(), ['a']);
+  for (let i = 0; i < 3 * (LEASE / RETRY); i++) await election.step(RETRY);
+  assert.deepEqual(election.leaders(), ['a']);
+  await election.stop('a');
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('when the leader stops without releasing, the other leads within lease duration + retry, never before', async () => {
+  const election = new Election(env.kubeConfig, 'leader-stops');
+  await election.start('a', false);
+  // b polls half a retry period after a, so it always reads a's latest renewal.
+  await election.step(HALF_RETRY);
+  await election.start('b', false);
+  for (let i = 0; i < 4; i++) await election.step(HALF_RETRY);
+  assert.deepEqual(election.leaders(), ['a']);
+  assert.equal(await election.stop('a'), 'stopped');
+  const stoppedAt = election.clock.now();
+  while (election.leaders().length === 0) await election.step(HALF_RETRY);
+  const tookOver = election.clock.now() - stoppedAt;
+  assert.deepEqual(election.leaders(), ['b']);
+  assert.ok(tookOver >= LEASE, `b took over ${tookOver} ms after a stopped, before the lease expired`);
+  assert.ok(tookOver <= LEASE + RETRY, `b took over ${tookOver} ms after a stopped`);
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('a leader that releases on shutdown hands over at the next attempt', async () => {
+  const election = new Election(env.kubeConfig, 'release-on-cancel');
+  await election.start('a', true);
+  await election.step(HALF_RETRY);
+  await election.start('b', true);
+  await election.step(HALF_RETRY);
+  assert.equal(await election.stop('a'), 'stopped');
+  const stoppedAt = election.clock.now();
+  await election.step(HALF_RETRY);
+  assert.deepEqual(election.leaders(), ['b']);
+  assert.ok(election.clock.now() - stoppedAt <= RETRY);
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('a leader whose lease is taken over stops leading and reports it lost', async () => {
+  const election = new Election(env.kubeConfig, 'stolen');
+  await election.start('a', true);
+  const lock = leaseLock(env.kubeConfig, 'default', 'stolen');
+  const current = await lock.get(AbortSignal.timeout(10_000));
+  assert.ok(current);
+  await lock.update(
+    { ...current.record, holderIdentity: 'usurper' },
+    current.resourceVersion,
+    AbortSignal.timeout(10_000),
+  );
+  while (election.leaders().length > 0) await election.step(RETRY);
+  assert.equal(await election.stop('a'), 'lost');
+  election.assertNoOverlap();
+});
+
+test('the leader_election_master_status gauge is 1 while leading and 0 after', async () => {
+  const election = new Election(env.kubeConfig, 'metric');
+  await election.start('a', true);
+  assert.match(await metricsRegistry.metrics(), /leader_election_master_status\{name="metric"\} 1/);
+  await election.stop('a');
+  assert.match(await metricsRegistry.metrics(), /leader_election_master_status\{name="metric"\} 0/);
+});
