@@ -99,3 +99,26 @@ export { type EventHandler, type HandlerRegistration } from './cache/event-handl
 export { type IndexFunc } from './cache/store.ts';
 /** Transforms applied before objects are cached; `stripManagedFields` is the default. */
 export { type Transform, stripManagedFields } from './cache/transform.ts';
+/** The manager: client, cache, metrics and probes, leader election, and the controllers it runs. */
+export { Manager, LeaderElectionLostError } from './manager/manager.ts';
+export { type ManagerOptions } from './manager/manager-options.ts';
+/** Start-up stopped because RBAC denies what the controllers need; the message lists the markers to add. */
+export { MissingPermissionsError, type Permission } from './manager/permission-check.ts';
+/** Declares a controller: `mgr.controller().for(Kind).owns(Kind).watches(Kind, handler).complete(reconciler)`. */
+export {
+  ControllerBuilder,
+  type WatchOptions,
+  type OwnsOptions,
+  type BuilderControllerOptions,
+} from './builder/controller-builder.ts';
+/** A running controller (its `queue` and `name`), as `complete` returns it. */
+export { Controller } from './controller/controller.ts';
+/** What happened to an object, as predicates and handlers see it. */
+export { type ObjectEvent } from './event/object-event.ts';
+/** Filters events: true lets one through. */
+export { type Predicate } from './predicate/predicate.ts';
+/** Handlers: which requests an event causes. `enqueueForOwner` is what `owns` uses; `enqueueFromMap` maps related objects. */
+export { type Handler } from './handler/handler.ts';
+export { enqueueForObject } from './handler/enqueue-for-object.ts';
+export { enqueueForOwner, type EnqueueForOwnerOptions } from './handler/enqueue-for-owner.ts';
+export { enqueueFromMap } from './handler/enqueue-from-map.ts';
