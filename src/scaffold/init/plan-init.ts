@@ -46,14 +46,23 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
   const dir = templatesDir('init');
   for (const template of await listTemplates(dir)) {
     const content = await renderTemplate(join(dir, template), data);
-    // main.ts and the kustomizations grow at their markers with every API: regenerating them
-    // would drop the registrations.
-    if (content.includes('+tsoperator:scaffold:'))
-      await tree.generateIfMissing(renderedPath(template), content);
-    else await tree.generate(renderedPath(template), content);
+    const path = renderedPath(template);
+    if (growsAfterInit(path, content)) await tree.generateIfMissing(path, content);
+    else await tree.generate(path, content);
   }
   await stageRuntime(tree, runtimeSourceDir(), version);
   return finishPlan(tree);
+}
+
+/** The manifests generator's file: init only writes its first, empty version. */
+const MANIFEST_FILES: ReadonlySet<string> = new Set(['config/rbac/role.yaml']);
+
+/**
+ * Files other commands add to after init: main.ts and the kustomizations grow at their markers with
+ * every API, role.yaml is the manifests generator's. Regenerating them would drop what was added.
+ */
+function growsAfterInit(path: string, content: string): boolean {
+  return content.includes('+tsoperator:scaffold:') || MANIFEST_FILES.has(path);
 }
 
 function projectConfig(

@@ -8,6 +8,7 @@ import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { projectNameFromFolder } from '../../../src/project/project-name.ts';
 import { GENERATED_STATE_FILE, contentHash } from '../../../src/scaffold/generated-state.ts';
 import { planInit } from '../../../src/scaffold/init/plan-init.ts';
+import { scaffoldApi } from '../../../src/scaffold/api/scaffold-api.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { createApi, inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
@@ -145,7 +146,7 @@ test('init --force on an unchanged project changes nothing (idempotent)', async 
 test('init --force regenerates the runtime but keeps what create api registered', async () => {
   await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
-    await createApi(dir, { group: 'demo', kind: 'WebApp' });
+    await scaffoldApi({ dir, group: 'demo', kind: 'WebApp' }, { dryRun: false });
     // As an older tsoperator would have left it: another runtime, recorded as generated.
     const oldRuntime = '// an older runtime\n';
     await writeFile(join(dir, 'src/runtime/index.ts'), oldRuntime);
@@ -162,6 +163,7 @@ test('init --force regenerates the runtime but keeps what create api registered'
     const files = await snapshotFolder(dir);
     assert.match(files.get('src/main.ts') ?? '', /new WebAppReconciler/);
     assert.match(files.get('config/crd/kustomization.yaml') ?? '', /demo\.example\.org_webapps\.yaml/);
+    assert.match(files.get('config/rbac/role.yaml') ?? '', /- webapps/);
     assert.equal(parseProjectFile(files.get('PROJECT') ?? '').resources.length, 1);
   });
 });
