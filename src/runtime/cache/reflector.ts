@@ -49,6 +49,10 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  * as client-go's Reflector. A watch that ends normally is resumed from the last resourceVersion
  * seen, without a relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered)
  * and retries. It stops only when `signal` aborts.
+ *
+ * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
+ * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
+ * reaches, and drops ERROR bodies): watches go through the runtime's Transport.
  */
 export class Reflector {
   readonly #o: ReflectorOptions & { pageSize: number; minWatchTimeoutSeconds: number; random: () => number };
