@@ -52,7 +52,7 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  *
  * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
  * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
- * reaches, and drops ERROR bodies): watches go through the runtime's Transport.
+ * reaches, and reports a refused watch without its Status body): watches use the Transport.
  */
 export class Reflector {
   readonly #o: ReflectorOptions & { pageSize: number; minWatchTimeoutSeconds: number; random: () => number };
