@@ -1,12 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiextensionsV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { newClient, type Client } from '../runtime/client/client.ts';
+import { defineKind, KindRegistry } from '../runtime/client/kind.ts';
+import { CustomResourceDefinitionKind } from '../runtime/client/kinds.ts';
+import { isAlreadyExists } from '../runtime/client/api-error.ts';
 import { loadAll } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 
@@ -21,11 +20,12 @@ export async function installCrds(
 ): Promise<V1CustomResourceDefinition[]> {
   const crds: V1CustomResourceDefinition[] = [];
   for (const path of paths) crds.push(...(await readCrds(path)));
-  const api = kc.makeApiClient(ApiextensionsV1Api);
-  for (const crd of crds) await createOrReplace(api, crd);
-  await Promise.all(crds.map((crd) => waitEstablished(api, crd.metadata?.name ?? '', timeoutMs)));
-  const objects = kc.makeApiClient(CustomObjectsApi);
-  await Promise.all(crds.map((crd) => waitServed(objects, crd, timeoutMs)));
+  // The runtime client sends objects as they are; client-node's typed APIs would drop the
+  // x-kubernetes-* schema keys they do not model, and the API server would refuse the CRD.
+  const client = newClient({ kubeConfig: kc });
+  for (const crd of crds) await createOrReplace(client, crd);
+  await Promise.all(crds.map((crd) => waitEstablished(client, crd.metadata?.name ?? '', timeoutMs)));
+  await Promise.all(crds.map((crd) => waitServed(client, crd, timeoutMs)));
   return crds;
 }
 
@@ -55,28 +55,25 @@ function isYamlOrDir(path: string): boolean {
   return ext === '' || ext === '.yaml' || ext === '.yml' || ext === '.json';
 }
 
-async function createOrReplace(api: ApiextensionsV1Api, crd: V1CustomResourceDefinition): Promise<void> {
-  const name = crd.metadata?.name ?? '';
+async function createOrReplace(client: Client, crd: V1CustomResourceDefinition): Promise<void> {
+  const body = { ...crd, apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
   try {
-    await api.createCustomResourceDefinition({ body: crd });
+    await client.create(body);
   } catch (err) {
-    if ((err as { code?: number }).code !== 409) throw err;
-    const existing = await api.readCustomResourceDefinition({ name });
-    await api.replaceCustomResourceDefinition({
-      name,
-      body: {
-        ...crd,
-        metadata: { ...crd.metadata, name, resourceVersion: existing.metadata?.resourceVersion },
-      },
+    if (!isAlreadyExists(err)) throw err;
+    const existing = await client.get(CustomResourceDefinitionKind, { name: crd.metadata?.name ?? '' });
+    await client.update({
+      ...body,
+      metadata: { ...crd.metadata, resourceVersion: existing?.metadata?.resourceVersion },
     });
   }
 }
 
-async function waitEstablished(api: ApiextensionsV1Api, name: string, timeoutMs: number): Promise<void> {
+async function waitEstablished(client: Client, name: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const crd = await api.readCustomResourceDefinition({ name });
-    const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+    const crd = await client.get(CustomResourceDefinitionKind, { name });
+    const established = crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     if (established) return;
     await sleep(50);
   }
@@ -84,27 +81,29 @@ async function waitEstablished(api: ApiextensionsV1Api, name: string, timeoutMs:
 }
 
 /** Established is set before every API server path serves the kind; list each version until it answers. */
-async function waitServed(
-  api: CustomObjectsApi,
-  crd: V1CustomResourceDefinition,
-  timeoutMs: number,
-): Promise<void> {
+async function waitServed(client: Client, crd: V1CustomResourceDefinition, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const version of crd.spec.versions.filter((v) => v.served)) {
+    // A private registry: these kinds exist only for this probe.
+    const kind = defineKind(
+      {
+        apiVersion: `${crd.spec.group}/${version.name}`,
+        kind: crd.spec.names.kind,
+        plural: crd.spec.names.plural,
+        namespaced: crd.spec.scope === 'Namespaced',
+      },
+      new KindRegistry(),
+    );
     for (;;) {
       try {
-        await api.listClusterCustomObject({
-          group: crd.spec.group,
-          version: version.name,
-          plural: crd.spec.names.plural,
-          limit: 1,
-        });
+        await client.list(kind, { limit: 1 });
         break;
       } catch (err) {
-        if (Date.now() > deadline)
+        if (Date.now() > deadline) {
           throw new TsoperatorError(
             `${crd.spec.names.plural}.${crd.spec.group}/${version.name} was not served within ${timeoutMs / 1000} s (${String(err)}).`,
           );
+        }
         await sleep(50);
       }
     }

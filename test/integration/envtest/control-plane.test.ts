@@ -29,9 +29,10 @@ describe('envtest control plane', () => {
         metadata: { name: 'w1' },
         spec: { size: 3 },
       },
-    })) as KubernetesObject & { spec: { size: number } };
+    })) as KubernetesObject & { spec: { size: number; port: string } };
     assert.equal(created.metadata?.name, 'w1');
     assert.equal(created.spec.size, 3);
+    assert.equal(created.spec.port, 'http');
   });
 
   it('delivers a created ConfigMap to a watch through client-node', async () => {
