@@ -27,7 +27,7 @@ describe('envtest control plane', () => {
         apiVersion: 'test.tsoperator.dev/v1',
         kind: 'Widget',
         metadata: { name: 'w1' },
-        spec: { size: 3 },
+        spec: { size: 3, port: 'http' },
       },
     })) as KubernetesObject & { spec: { size: number; port: string } };
     assert.equal(created.metadata?.name, 'w1');
