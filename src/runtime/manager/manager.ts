@@ -178,7 +178,8 @@ export class Manager {
 
   async #startServers(): Promise<RunningServer[]> {
     const metrics = parseBindAddress(this.#options.metricsBindAddress);
-    if (metrics) this.#metricsServer = await startMetricsServer({ ...metrics, registry: this.#options.registry });
+    if (metrics)
+      this.#metricsServer = await startMetricsServer({ ...metrics, registry: this.#options.registry });
     const probes = parseBindAddress(this.#options.healthProbeBindAddress);
     if (probes) this.#probeServer = await this.#probes.listen(probes);
     const servers = [this.#metricsServer, this.#probeServer].filter((s) => s !== undefined);

@@ -12,5 +12,7 @@ export function requestKey(req: Request): string {
 /** The request a workqueue key stands for. */
 export function requestFromKey(key: string): Request {
   const slash = key.indexOf('/');
-  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+  return slash < 0
+    ? { namespace: '', name: key }
+    : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
