@@ -50,3 +50,22 @@ it('ignores marker text inside strings and other markers', () => {
   ].join('\n');
   assert.deepEqual(rbacIn(source), []);
 });
+
+it('reports a broken rbac marker at its file:line:col and keeps the others', () => {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const source = [
+    'export class Reconciler {}',
+    '// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get',
+    '  // +kubebuilder:rbac:groups=apps,resources=deployments',
+  ].join('\n');
+  const file = project.createSourceFile('/src/controller.ts', source);
+  const diagnostics = new DiagnosticList();
+  const context = { registry: createMarkerRegistry(), diagnostics, displayPath: () => 'src/controller.ts' };
+  const markers = collectFreeMarkers(file, [rbacMarkers.rule], context).get(rbacMarkers.rule);
+  assert.equal(markers.length, 1);
+  assert.deepEqual(
+    diagnostics.items.map((d) => [d.code, d.location.line, d.location.column]),
+    [['TSOP1004', 3, 57]],
+  );
+  assert.match(diagnostics.items[0]?.message ?? '', /verbs/);
+});
