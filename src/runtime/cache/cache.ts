@@ -119,13 +119,13 @@ export class Cache implements CacheReader {
     key: ObjectKey,
     options: GetOptions = {},
   ): Promise<T | undefined> {
-    const informer = await this.#synced(kind, options.signal);
+    const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
     return obj && cloneJson(obj);
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
-    const informer = await this.#synced(kind, options.signal);
+    const informer = await this.#synced(kind, options.namespace, options.signal);
     const selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     const items: T[] = [];
     for (const obj of candidates(informer, kind, options)) {
@@ -156,13 +156,23 @@ export class Cache implements CacheReader {
     return informer.waitForWrites(k, namespace || undefined, timeoutMs, signal);
   }
 
+  /**
+   * The kind's informer once synced; throws rather than answer for a namespace it does not watch
+   * (no namespace: all those it watches).
+   */
   async #synced<T extends KubernetesObject>(
     kind: Kind<T>,
+    namespace: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<SharedInformer<T>> {
     const informer = this.informerFor(kind);
     if (!informer.started)
       throw new Error(`The cache is not started: call cache.start(signal) before reading ${kind.kind}.`);
+    if (kind.namespaced && namespace && !informer.covers(namespace)) {
+      throw new Error(
+        `The cache does not hold ${kind.kind} objects of namespace ${namespace}: add it to the cache's namespaces, or read with client.direct().`,
+      );
+    }
     if (!(await informer.waitForSync(signal))) throw signal?.reason ?? new Error('aborted');
     return informer;
   }

@@ -66,6 +66,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     return this.#store;
   }
 
+  /** Whether the informer watches `namespace` (every namespace when it is not restricted). */
+  covers(namespace: string): boolean {
+    return this.#scopes[0] === '' || this.#scopes.includes(namespace);
+  }
+
   /** Whether the first list of every namespace is in the store. */
   hasSynced(): boolean {
     return this.#listed.size === this.#scopes.length;

@@ -226,6 +226,10 @@ describe('informer cache against a real API server', () => {
       await admin.create(configMap(ns, 'red', {}, { team: 'red' }));
     }
     await eventuallyTrue(() => handler.events.filter((e) => e.type === 'add').length === 2, 'two blue adds');
+    await assert.rejects(
+      cache.get(ConfigMapKind, { namespace: c, name: 'blue' }),
+      /does not hold ConfigMap objects of namespace/,
+    );
     const cached = (await cache.list(ConfigMapKind)).items
       .map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`)
       .sort();
