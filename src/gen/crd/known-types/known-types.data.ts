@@ -53,6 +53,62 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1CSIVolumeSource": {
+  "description": "Represents a source location of a volume to mount, managed by an external CSI driver",
+  "properties": {
+   "driver": {
+    "description": "driver is the name of the CSI driver that handles this volume.\\nConsult with your admin for the correct name as registered in the cluster.",
+    "type": "string"
+   },
+   "fsType": {
+    "description": "fsType to mount. Ex. \\"ext4\\", \\"xfs\\", \\"ntfs\\".\\nIf not provided, the empty value is passed to the associated CSI driver\\nwhich will determine the default filesystem to apply.",
+    "type": "string"
+   },
+   "nodePublishSecretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "nodePublishSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nNodePublishVolume and NodeUnpublishVolume calls.\\nThis field is optional, and  may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secret references are passed."
+   },
+   "readOnly": {
+    "description": "readOnly specifies a read-only configuration for the volume.\\nDefaults to false (read/write).",
+    "type": "boolean"
+   },
+   "volumeAttributes": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "volumeAttributes stores driver-specific properties that are passed to the CSI\\ndriver. Consult your driver's documentation for supported values.",
+    "type": "object"
+   }
+  },
+  "required": [
+   "driver"
+  ],
+  "type": "object"
+ },
+ "V1Capabilities": {
+  "description": "Adds and removes POSIX capabilities from running containers.",
+  "properties": {
+   "add": {
+    "description": "Added capabilities",
+    "items": {
+     "description": "Capability represent POSIX capabilities type",
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "drop": {
+    "description": "Removed capabilities",
+    "items": {
+     "description": "Capability represent POSIX capabilities type",
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
  "V1Condition": {
   "description": "Condition contains details for one aspect of the current state of this API Resource.",
   "properties": {
@@ -104,6 +160,22 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1ConfigMapEnvSource": {
+  "description": "ConfigMapEnvSource selects a ConfigMap to populate the environment\\nvariables with.\\n\\nThe contents of the target ConfigMap's Data field will represent the\\nkey-value pairs as environment variables.\\nKeys in the BinaryData field are not currently propagated to container env vars.",
+  "properties": {
+   "name": {
+    "default": "",
+    "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "type": "string"
+   },
+   "optional": {
+    "description": "Specify whether the ConfigMap must be defined",
+    "type": "boolean"
+   }
+  },
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
  "V1ConfigMapKeySelector": {
   "description": "Selects a key from a ConfigMap.",
   "properties": {
@@ -124,6 +196,41 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "key"
   ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1ConfigMapVolumeSource": {
+  "description": "Adapts a ConfigMap into a volume.\\n\\nThe contents of the target ConfigMap's Data field will be presented in a\\nvolume as files using the keys in the Data field as the file names, unless\\nthe items element is populated with specific mappings of keys to paths.\\nConfigMap volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "defaultMode": {
+    "description": "defaultMode is optional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDefaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "defaultUser": {
+    "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "items": {
+    "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+    "items": {
+     "$known": "V1KeyToPath",
+     "description": "Maps a string key to a path within a volume."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "name": {
+    "default": "",
+    "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "type": "string"
+   },
+   "optional": {
+    "description": "optional specify whether the ConfigMap or its keys must be defined",
+    "type": "boolean"
+   }
+  },
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
@@ -207,22 +314,8 @@ export const KNOWN_TYPES_JSON = `{
    "resizePolicy": {
     "description": "Resources resize policy for the container.\\nThis field cannot be set on ephemeral containers.",
     "items": {
-     "description": "ContainerResizePolicy represents resource resize policy for the container.",
-     "properties": {
-      "resourceName": {
-       "description": "Name of the resource to which this resource resize policy applies.\\nSupported values: cpu, memory.",
-       "type": "string"
-      },
-      "restartPolicy": {
-       "description": "Restart policy to apply when specified resource is resized.\\nIf not specified, it defaults to NotRequired.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "resourceName",
-      "restartPolicy"
-     ],
-     "type": "object"
+     "$known": "V1ContainerResizePolicy",
+     "description": "ContainerResizePolicy represents resource resize policy for the container."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -383,6 +476,69 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1ContainerResizePolicy": {
+  "description": "ContainerResizePolicy represents resource resize policy for the container.",
+  "properties": {
+   "resourceName": {
+    "description": "Name of the resource to which this resource resize policy applies.\\nSupported values: cpu, memory.",
+    "type": "string"
+   },
+   "restartPolicy": {
+    "description": "Restart policy to apply when specified resource is resized.\\nIf not specified, it defaults to NotRequired.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "resourceName",
+   "restartPolicy"
+  ],
+  "type": "object"
+ },
+ "V1CronJobSpec": {
+  "description": "CronJobSpec describes how the job execution will look like and when it will actually run.",
+  "properties": {
+   "concurrencyPolicy": {
+    "description": "Specifies how to treat concurrent executions of a Job.\\nValid values are:\\n\\n- \\"Allow\\" (default): allows CronJobs to run concurrently;\\n- \\"Forbid\\": forbids concurrent runs, skipping next run if previous run hasn't finished yet;\\n- \\"Replace\\": cancels currently running job and replaces it with a new one",
+    "type": "string"
+   },
+   "failedJobsHistoryLimit": {
+    "description": "The number of failed finished jobs to retain. Value must be non-negative integer.\\nDefaults to 1.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "jobTemplate": {
+    "$known": "V1JobTemplateSpec",
+    "description": "Specifies the job that will be created when executing a CronJob."
+   },
+   "schedule": {
+    "description": "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.",
+    "type": "string"
+   },
+   "startingDeadlineSeconds": {
+    "description": "Optional deadline in seconds for starting the job if it misses scheduled\\ntime for any reason.  Missed jobs executions will be counted as failed ones.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "successfulJobsHistoryLimit": {
+    "description": "The number of successful finished jobs to retain. Value must be non-negative integer.\\nDefaults to 3.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "suspend": {
+    "description": "This flag tells the controller to suspend subsequent executions, it does\\nnot apply to already started executions.  Defaults to false.",
+    "type": "boolean"
+   },
+   "timeZone": {
+    "description": "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.\\nIf not specified, this will default to the time zone of the kube-controller-manager process.\\nThe set of valid time zone names and the time zone offset is loaded from the system-wide time zone\\ndatabase by the API server during CronJob validation and the controller manager during execution.\\nIf no system-wide time zone database can be found a bundled version of the database is used instead.\\nIf the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host\\nconfiguration, the controller will stop creating new new Jobs and will create a system event with the\\nreason UnknownTimeZone.\\nMore information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones",
+    "type": "string"
+   }
+  },
+  "required": [
+   "jobTemplate",
+   "schedule"
+  ],
+  "type": "object"
+ },
  "V1DeploymentSpec": {
   "description": "DeploymentSpec is the specification of the desired behavior of the Deployment.",
   "properties": {
@@ -415,44 +571,8 @@ export const KNOWN_TYPES_JSON = `{
     "description": "Label selector for pods. Existing ReplicaSets whose pods are\\nselected by this will be the ones affected by this deployment.\\nIt must match the pod template's labels."
    },
    "strategy": {
-    "description": "The deployment strategy to use to replace existing pods with new ones.",
-    "properties": {
-     "rollingUpdate": {
-      "description": "Rolling update config params. Present only if DeploymentStrategyType =\\nRollingUpdate.",
-      "properties": {
-       "maxSurge": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "The maximum number of pods that can be scheduled above the desired number of\\npods.\\nValue can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).\\nThis can not be 0 if MaxUnavailable is 0.\\nAbsolute number is calculated from percentage by rounding up.\\nDefaults to 25%.\\nExample: when this is set to 30%, the new ReplicaSet can be scaled up immediately when\\nthe rolling update starts, such that the total number of old and new pods do not exceed\\n130% of desired pods. Once old pods have been killed,\\nnew ReplicaSet can be scaled up further, ensuring that total number of pods running\\nat any time during the update is at most 130% of desired pods.",
-        "x-kubernetes-int-or-string": true
-       },
-       "maxUnavailable": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "The maximum number of pods that can be unavailable during the update.\\nValue can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).\\nAbsolute number is calculated from percentage by rounding down.\\nThis can not be 0 if MaxSurge is 0.\\nDefaults to 25%.\\nExample: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods\\nimmediately when the rolling update starts. Once new pods are ready, old ReplicaSet\\ncan be scaled down further, followed by scaling up the new ReplicaSet, ensuring\\nthat the total number of pods available at all times during the update is at\\nleast 70% of desired pods.",
-        "x-kubernetes-int-or-string": true
-       }
-      },
-      "type": "object"
-     },
-     "type": {
-      "description": "Type of deployment. Can be \\"Recreate\\" or \\"RollingUpdate\\". Default is RollingUpdate.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1DeploymentStrategy",
+    "description": "The deployment strategy to use to replace existing pods with new ones."
    },
    "template": {
     "$known": "V1PodTemplateSpec",
@@ -465,44 +585,62 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1DeploymentStrategy": {
+  "description": "DeploymentStrategy describes how to replace existing pods with new ones.",
+  "properties": {
+   "rollingUpdate": {
+    "$known": "V1RollingUpdateDeployment",
+    "description": "Rolling update config params. Present only if DeploymentStrategyType =\\nRollingUpdate."
+   },
+   "type": {
+    "description": "Type of deployment. Can be \\"Recreate\\" or \\"RollingUpdate\\". Default is RollingUpdate.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1EmptyDirVolumeSource": {
+  "description": "Represents an empty directory for a pod.\\nEmpty directory volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "medium": {
+    "description": "medium represents what type of storage medium should back this directory.\\nThe default is \\"\\" which means to use the node's default medium.\\nMust be an empty string (default) or Memory.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+    "type": "string"
+   },
+   "mode": {
+    "description": "mode specifies the permission bits for the emptyDir directory, in numeric\\nnotation (e.g., 0755, 01777). Must be a value between 0000 and 01777.\\nIf not specified, defaults to 0777.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup. If fsGroup is specified, the fsGroup permissions\\nwill override the mode specified here.\\nThis field has no effect on Windows.\\nThis field is alpha and requires EmptyDirVolumeMode featuregate to be enabled.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "sizeLimit": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "sizeLimit is the total amount of local storage required for this EmptyDir volume.\\nThe size limit is also applicable for memory medium.\\nThe maximum usage on memory medium EmptyDir would be the minimum value between\\nthe SizeLimit specified here and the sum of memory limits of all containers in a pod.\\nThe default is nil which means that the limit is undefined.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
+    "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+    "x-kubernetes-int-or-string": true
+   }
+  },
+  "type": "object"
+ },
  "V1EnvFromSource": {
   "description": "EnvFromSource represents the source of a set of ConfigMaps or Secrets",
   "properties": {
    "configMapRef": {
-    "description": "The ConfigMap to select from",
-    "properties": {
-     "name": {
-      "default": "",
-      "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-      "type": "string"
-     },
-     "optional": {
-      "description": "Specify whether the ConfigMap must be defined",
-      "type": "boolean"
-     }
-    },
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
+    "$known": "V1ConfigMapEnvSource",
+    "description": "The ConfigMap to select from"
    },
    "prefix": {
     "description": "Optional text to prepend to the name of each environment variable.\\nMay consist of any printable ASCII characters except '='.",
     "type": "string"
    },
    "secretRef": {
-    "description": "The Secret to select from",
-    "properties": {
-     "name": {
-      "default": "",
-      "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-      "type": "string"
-     },
-     "optional": {
-      "description": "Specify whether the Secret must be defined",
-      "type": "boolean"
-     }
-    },
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
+    "$known": "V1SecretEnvSource",
+    "description": "The Secret to select from"
    }
   },
   "type": "object"
@@ -519,101 +657,583 @@ export const KNOWN_TYPES_JSON = `{
     "type": "string"
    },
    "valueFrom": {
-    "description": "Source for the environment variable's value. Cannot be used if value is not empty.",
-    "properties": {
-     "configMapKeyRef": {
-      "$known": "V1ConfigMapKeySelector",
-      "description": "Selects a key of a ConfigMap."
-     },
-     "fieldRef": {
-      "description": "Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels['<KEY>']\`, \`metadata.annotations['<KEY>']\`,\\nspec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs.",
-      "properties": {
-       "apiVersion": {
-        "description": "Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".",
-        "type": "string"
-       },
-       "fieldPath": {
-        "description": "Path of the field to select in the specified API version.",
-        "type": "string"
-       }
-      },
-      "required": [
-       "fieldPath"
-      ],
-      "type": "object",
-      "x-kubernetes-map-type": "atomic"
-     },
-     "fileKeyRef": {
-      "description": "FileKeyRef selects a key of the env file.\\nRequires the EnvFiles feature gate to be enabled.",
-      "properties": {
-       "key": {
-        "description": "The key within the env file. An invalid key will prevent the pod from starting.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nDuring Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.",
-        "type": "string"
-       },
-       "optional": {
-        "default": false,
-        "description": "Specify whether the file or its key must be defined. If the file or key\\ndoes not exist, then the env var is not published.\\nIf optional is set to true and the specified key does not exist,\\nthe environment variable will not be set in the Pod's containers.\\n\\nIf optional is set to false and the specified key does not exist,\\nan error will be returned during Pod creation.",
-        "type": "boolean"
-       },
-       "path": {
-        "description": "The path within the volume from which to select the file.\\nMust be relative and may not contain the '..' path or start with '..'.",
-        "type": "string"
-       },
-       "volumeName": {
-        "description": "The name of the volume mount containing the env file.",
-        "type": "string"
-       }
-      },
-      "required": [
-       "key",
-       "path",
-       "volumeName"
-      ],
-      "type": "object",
-      "x-kubernetes-map-type": "atomic"
-     },
-     "resourceFieldRef": {
-      "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported.",
-      "properties": {
-       "containerName": {
-        "description": "Container name: required for volumes, optional for env vars",
-        "type": "string"
-       },
-       "divisor": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "Specifies the output format of the exposed resources, defaults to \\"1\\"",
-        "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-        "x-kubernetes-int-or-string": true
-       },
-       "resource": {
-        "description": "Required: resource to select",
-        "type": "string"
-       }
-      },
-      "required": [
-       "resource"
-      ],
-      "type": "object",
-      "x-kubernetes-map-type": "atomic"
-     },
-     "secretKeyRef": {
-      "$known": "V1SecretKeySelector",
-      "description": "Selects a key of a secret in the pod's namespace"
-     }
-    },
-    "type": "object"
+    "$known": "V1EnvVarSource",
+    "description": "Source for the environment variable's value. Cannot be used if value is not empty."
    }
   },
   "required": [
    "name"
   ],
+  "type": "object"
+ },
+ "V1EnvVarSource": {
+  "description": "EnvVarSource represents a source for the value of an EnvVar.",
+  "properties": {
+   "configMapKeyRef": {
+    "$known": "V1ConfigMapKeySelector",
+    "description": "Selects a key of a ConfigMap."
+   },
+   "fieldRef": {
+    "$known": "V1ObjectFieldSelector",
+    "description": "Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels['<KEY>']\`, \`metadata.annotations['<KEY>']\`,\\nspec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs."
+   },
+   "fileKeyRef": {
+    "description": "FileKeyRef selects a key of the env file.\\nRequires the EnvFiles feature gate to be enabled.",
+    "properties": {
+     "key": {
+      "description": "The key within the env file. An invalid key will prevent the pod from starting.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nDuring Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.",
+      "type": "string"
+     },
+     "optional": {
+      "default": false,
+      "description": "Specify whether the file or its key must be defined. If the file or key\\ndoes not exist, then the env var is not published.\\nIf optional is set to true and the specified key does not exist,\\nthe environment variable will not be set in the Pod's containers.\\n\\nIf optional is set to false and the specified key does not exist,\\nan error will be returned during Pod creation.",
+      "type": "boolean"
+     },
+     "path": {
+      "description": "The path within the volume from which to select the file.\\nMust be relative and may not contain the '..' path or start with '..'.",
+      "type": "string"
+     },
+     "volumeName": {
+      "description": "The name of the volume mount containing the env file.",
+      "type": "string"
+     }
+    },
+    "required": [
+     "key",
+     "path",
+     "volumeName"
+    ],
+    "type": "object",
+    "x-kubernetes-map-type": "atomic"
+   },
+   "resourceFieldRef": {
+    "$known": "V1ResourceFieldSelector",
+    "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported."
+   },
+   "secretKeyRef": {
+    "$known": "V1SecretKeySelector",
+    "description": "Selects a key of a secret in the pod's namespace"
+   }
+  },
+  "type": "object"
+ },
+ "V1EphemeralContainer": {
+  "description": "An EphemeralContainer is a temporary container that you may add to an existing Pod for\\nuser-initiated activities such as debugging. Ephemeral containers have no resource or\\nscheduling guarantees, and they will not be restarted when they exit or when a Pod is\\nremoved or restarted. The kubelet may evict a Pod if an ephemeral container causes the\\nPod to exceed its resource allocation.\\n\\nTo add an ephemeral container, use the ephemeralcontainers subresource of an existing\\nPod. Ephemeral containers may not be removed or restarted.",
+  "properties": {
+   "args": {
+    "description": "Arguments to the entrypoint.\\nThe image's CMD is used if this is not provided.\\nVariable references $(VAR_NAME) are expanded using the container's environment. If a variable\\ncannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced\\nto a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will\\nproduce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless\\nof whether the variable exists or not. Cannot be updated.\\nMore info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "command": {
+    "description": "Entrypoint array. Not executed within a shell.\\nThe image's ENTRYPOINT is used if this is not provided.\\nVariable references $(VAR_NAME) are expanded using the container's environment. If a variable\\ncannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced\\nto a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will\\nproduce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless\\nof whether the variable exists or not. Cannot be updated.\\nMore info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "env": {
+    "description": "List of environment variables to set in the container.\\nCannot be updated.",
+    "items": {
+     "$known": "V1EnvVar",
+     "description": "EnvVar represents an environment variable present in a Container."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "envFrom": {
+    "description": "List of sources to populate environment variables in the container.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nWhen a key exists in multiple\\nsources, the value associated with the last source will take precedence.\\nValues defined by an Env with a duplicate key will take precedence.\\nCannot be updated.",
+    "items": {
+     "$known": "V1EnvFromSource",
+     "description": "EnvFromSource represents the source of a set of ConfigMaps or Secrets"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "image": {
+    "description": "Container image name.\\nMore info: https://kubernetes.io/docs/concepts/containers/images",
+    "type": "string"
+   },
+   "imagePullPolicy": {
+    "description": "Image pull policy.\\nOne of Always, Never, IfNotPresent.\\nDefaults to Always if :latest tag is specified, or IfNotPresent otherwise.\\nCannot be updated.\\nMore info: https://kubernetes.io/docs/concepts/containers/images#updating-images",
+    "type": "string"
+   },
+   "lifecycle": {
+    "$known": "V1Lifecycle",
+    "description": "Lifecycle is not allowed for ephemeral containers."
+   },
+   "livenessProbe": {
+    "$known": "V1Probe",
+    "description": "Probes are not allowed for ephemeral containers."
+   },
+   "name": {
+    "description": "Name of the ephemeral container specified as a DNS_LABEL.\\nThis name must be unique among all containers, init containers and ephemeral containers.",
+    "type": "string"
+   },
+   "ports": {
+    "description": "Ports are not allowed for ephemeral containers.",
+    "items": {
+     "$known": "V1ContainerPort",
+     "description": "ContainerPort represents a network port in a single container."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "containerPort",
+     "protocol"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "readinessProbe": {
+    "$known": "V1Probe",
+    "description": "Probes are not allowed for ephemeral containers."
+   },
+   "resizePolicy": {
+    "description": "Resources resize policy for the container.",
+    "items": {
+     "$known": "V1ContainerResizePolicy",
+     "description": "ContainerResizePolicy represents resource resize policy for the container."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "resources": {
+    "$known": "V1ResourceRequirements",
+    "description": "Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources\\nalready allocated to the pod."
+   },
+   "restartPolicy": {
+    "description": "Restart policy for the container to manage the restart behavior of each\\ncontainer within a pod.\\nYou cannot set this field on ephemeral containers.",
+    "type": "string"
+   },
+   "restartPolicyRules": {
+    "description": "Represents a list of rules to be checked to determine if the\\ncontainer should be restarted on exit. You cannot set this field on\\nephemeral containers.",
+    "items": {
+     "description": "ContainerRestartRule describes how a container exit is handled.",
+     "properties": {
+      "action": {
+       "description": "Specifies the action taken on a container exit if the requirements\\nare satisfied. The only possible value is \\"Restart\\" to restart the\\ncontainer.",
+       "type": "string"
+      },
+      "exitCodes": {
+       "description": "Represents the exit codes to check on container exits.",
+       "properties": {
+        "operator": {
+         "description": "Represents the relationship between the container exit code(s) and the\\nspecified values. Possible values are:\\n- In: the requirement is satisfied if the container exit code is in the\\n  set of specified values.\\n- NotIn: the requirement is satisfied if the container exit code is\\n  not in the set of specified values.",
+         "type": "string"
+        },
+        "values": {
+         "description": "Specifies the set of values to check for container exit codes.\\nAt most 255 elements are allowed.",
+         "items": {
+          "format": "int32",
+          "type": "integer"
+         },
+         "type": "array",
+         "x-kubernetes-list-type": "set"
+        }
+       },
+       "required": [
+        "operator"
+       ],
+       "type": "object"
+      }
+     },
+     "required": [
+      "action"
+     ],
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "securityContext": {
+    "$known": "V1SecurityContext",
+    "description": "Optional: SecurityContext defines the security options the ephemeral container should be run with.\\nIf set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."
+   },
+   "startupProbe": {
+    "$known": "V1Probe",
+    "description": "Probes are not allowed for ephemeral containers."
+   },
+   "stdin": {
+    "description": "Whether this container should allocate a buffer for stdin in the container runtime. If this\\nis not set, reads from stdin in the container will always result in EOF.\\nDefault is false.",
+    "type": "boolean"
+   },
+   "stdinOnce": {
+    "description": "Whether the container runtime should close the stdin channel after it has been opened by\\na single attach. When stdin is true the stdin stream will remain open across multiple attach\\nsessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the\\nfirst client attaches to stdin, and then remains open and accepts data until the client disconnects,\\nat which time stdin is closed and remains closed until the container is restarted. If this\\nflag is false, a container processes that reads from stdin will never receive an EOF.\\nDefault is false",
+    "type": "boolean"
+   },
+   "targetContainerName": {
+    "description": "If set, the name of the container from PodSpec that this ephemeral container targets.\\nThe ephemeral container will be run in the namespaces (IPC, PID, etc) of this container.\\nIf not set then the ephemeral container uses the namespaces configured in the Pod spec.\\n\\nThe container runtime must implement support for this feature. If the runtime does not\\nsupport namespace targeting then the result of setting this field is undefined.",
+    "type": "string"
+   },
+   "terminationMessagePath": {
+    "description": "Optional: Path at which the file to which the container's termination message\\nwill be written is mounted into the container's filesystem.\\nMessage written is intended to be brief final status, such as an assertion failure message.\\nWill be truncated by the node if greater than 4096 bytes. The total message length across\\nall containers will be limited to 12kb.\\nDefaults to /dev/termination-log.\\nCannot be updated.",
+    "type": "string"
+   },
+   "terminationMessagePolicy": {
+    "description": "Indicate how the termination message should be populated. File will use the contents of\\nterminationMessagePath to populate the container status message on both success and failure.\\nFallbackToLogsOnError will use the last chunk of container log output if the termination\\nmessage file is empty and the container exited with an error.\\nThe log output is limited to 2048 bytes or 80 lines, whichever is smaller.\\nDefaults to File.\\nCannot be updated.",
+    "type": "string"
+   },
+   "tty": {
+    "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.\\nDefault is false.",
+    "type": "boolean"
+   },
+   "volumeDevices": {
+    "description": "volumeDevices is the list of block devices to be used by the container.",
+    "items": {
+     "description": "volumeDevice describes a mapping of a raw block device within a container.",
+     "properties": {
+      "devicePath": {
+       "description": "devicePath is the path inside of the container that the device will be mapped to.",
+       "type": "string"
+      },
+      "name": {
+       "description": "name must match the name of a persistentVolumeClaim in the pod",
+       "type": "string"
+      }
+     },
+     "required": [
+      "devicePath",
+      "name"
+     ],
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "devicePath"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "volumeMounts": {
+    "description": "Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers.\\nCannot be updated.",
+    "items": {
+     "$known": "V1VolumeMount",
+     "description": "VolumeMount describes a mounting of a Volume within a container."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "mountPath"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "workingDir": {
+    "description": "Container's working directory.\\nIf not specified, the container runtime's default will be used, which\\nmight be configured in the container image.\\nCannot be updated.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1ExecAction": {
+  "description": "ExecAction describes a \\"run in container\\" action.",
+  "properties": {
+   "command": {
+    "description": "Command is the command line to execute inside the container, the working directory for the\\ncommand  is root ('/') in the container's filesystem. The command is simply exec'd, it is\\nnot run inside a shell, so traditional shell instructions ('|', etc) won't work. To use\\na shell, you need to explicitly call out to that shell.\\nExit status of 0 is treated as live/healthy and non-zero is unhealthy.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1GRPCAction": {
+  "description": "GRPCAction specifies an action involving a GRPC service.",
+  "properties": {
+   "mode": {
+    "description": "mode specifies the connection mode for the gRPC health probe.\\nSet to \\"TLS\\" to use TLS without certificate verification.\\nSet to \\"Plaintext\\" to use a plaintext (insecure) connection explicitly.\\nIf not specified, the probe uses a plaintext (insecure) connection.",
+    "type": "string"
+   },
+   "port": {
+    "description": "Port number of the gRPC service. Number must be in the range 1 to 65535.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "service": {
+    "default": "",
+    "description": "Service is the name of the service to place in the gRPC HealthCheckRequest\\n(see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).\\n\\nIf this is not specified, the default behavior is defined by gRPC.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "port"
+  ],
+  "type": "object"
+ },
+ "V1HTTPGetAction": {
+  "description": "HTTPGetAction describes an action based on HTTP Get requests.",
+  "properties": {
+   "host": {
+    "description": "Host name to connect to, defaults to the pod IP. You probably want to set\\n\\"Host\\" in httpHeaders instead.",
+    "type": "string"
+   },
+   "httpHeaders": {
+    "description": "Custom headers to set in the request. HTTP allows repeated headers.",
+    "items": {
+     "$known": "V1HTTPHeader",
+     "description": "HTTPHeader describes a custom header to be used in HTTP probes"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "path": {
+    "description": "Path to access on the HTTP server.",
+    "type": "string"
+   },
+   "port": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "Name or number of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
+    "x-kubernetes-int-or-string": true
+   },
+   "protocol": {
+    "description": "Protocol selects the wire protocol for the probe connection.\\nNil defaults to HTTP/1.1.",
+    "type": "string"
+   },
+   "scheme": {
+    "description": "Scheme to use for connecting to the host.\\nDefaults to HTTP.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "port"
+  ],
+  "type": "object"
+ },
+ "V1HTTPHeader": {
+  "description": "HTTPHeader describes a custom header to be used in HTTP probes",
+  "properties": {
+   "name": {
+    "description": "The header field name.\\nThis will be canonicalized upon output, so case-variant names will be understood as the same header.",
+    "type": "string"
+   },
+   "value": {
+    "description": "The header field value",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name",
+   "value"
+  ],
+  "type": "object"
+ },
+ "V1HostAlias": {
+  "description": "HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the\\npod's hosts file.",
+  "properties": {
+   "hostnames": {
+    "description": "Hostnames for the above IP address.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "ip": {
+    "description": "IP address of the host file entry.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "ip"
+  ],
+  "type": "object"
+ },
+ "V1HostPathVolumeSource": {
+  "description": "Represents a host path mapped into a pod.\\nHost path volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "path": {
+    "description": "path of the directory on the host.\\nIf the path is a symlink, it will follow the link to the real path.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
+    "type": "string"
+   },
+   "type": {
+    "description": "type for HostPath Volume\\nDefaults to \\"\\"\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
+    "type": "string"
+   }
+  },
+  "required": [
+   "path"
+  ],
+  "type": "object"
+ },
+ "V1IngressRule": {
+  "description": "IngressRule represents the rules mapping the paths under a specified host to\\nthe related backend services. Incoming requests are first evaluated for a host\\nmatch, then routed to the backend associated with the matching IngressRuleValue.",
+  "properties": {
+   "host": {
+    "description": "host is the fully qualified domain name of a network host, as defined by RFC 3986.\\nNote the following deviations from the \\"host\\" part of the\\nURI as defined in RFC 3986:\\n1. IPs are not allowed. Currently an IngressRuleValue can only apply to\\n   the IP in the Spec of the parent Ingress.\\n2. The \`:\` delimiter is not respected because ports are not allowed.\\n\\t  Currently the port of an Ingress is implicitly :80 for http and\\n\\t  :443 for https.\\nBoth these may change in the future.\\nIncoming requests are matched against the host before the\\nIngressRuleValue. If the host is unspecified, the Ingress routes all\\ntraffic based on the specified IngressRuleValue.\\n\\nhost can be \\"precise\\" which is a domain name without the terminating dot of\\na network host (e.g. \\"foo.bar.com\\") or \\"wildcard\\", which is a domain name\\nprefixed with a single wildcard label (e.g. \\"*.foo.com\\").\\nThe wildcard character '*' must appear by itself as the first DNS label and\\nmatches only a single label. You cannot have a wildcard label by itself (e.g. Host == \\"*\\").\\nRequests will be matched against the Host field in the following way:\\n1. If host is precise, the request matches this rule if the http host header is equal to Host.\\n2. If host is a wildcard, then the request matches this rule if the http host header\\nis to equal to the suffix (removing the first label) of the wildcard rule.",
+    "type": "string"
+   },
+   "http": {
+    "description": "http is a HTTP IngressRuleValue, which contains a list of http selectors",
+    "properties": {
+     "paths": {
+      "description": "paths is a collection of paths that map requests to backends.",
+      "items": {
+       "description": "HTTPIngressPath associates a path with a backend. Incoming urls matching the\\npath are forwarded to the backend.",
+       "properties": {
+        "backend": {
+         "description": "backend defines the referenced service endpoint to which the traffic\\nwill be forwarded to.",
+         "properties": {
+          "resource": {
+           "$known": "V1TypedLocalObjectReference",
+           "description": "resource is an ObjectRef to another Kubernetes resource in the namespace\\nof the Ingress object. If resource is specified, a service.Name and\\nservice.Port must not be specified.\\nThis is a mutually exclusive setting with \\"Service\\"."
+          },
+          "service": {
+           "description": "service references a service as a backend.\\nThis is a mutually exclusive setting with \\"Resource\\".",
+           "properties": {
+            "name": {
+             "description": "name is the referenced service. The service must exist in\\nthe same namespace as the Ingress object.",
+             "type": "string"
+            },
+            "port": {
+             "description": "port of the referenced service. A port name or port number\\nis required for a IngressServiceBackend.",
+             "properties": {
+              "name": {
+               "description": "name is the name of the port on the Service.\\nThis is a mutually exclusive setting with \\"Number\\".",
+               "type": "string"
+              },
+              "number": {
+               "description": "number is the numerical port number (e.g. 80) on the Service.\\nThis is a mutually exclusive setting with \\"Name\\".",
+               "format": "int32",
+               "type": "integer"
+              }
+             },
+             "type": "object",
+             "x-kubernetes-map-type": "atomic"
+            }
+           },
+           "required": [
+            "name"
+           ],
+           "type": "object"
+          }
+         },
+         "type": "object"
+        },
+        "path": {
+         "description": "path is matched against the path of an incoming request. Currently it can\\ncontain characters disallowed from the conventional \\"path\\" part of a URL\\nas defined by RFC 3986. Paths must begin with a '/' and must be present\\nwhen using PathType with value \\"Exact\\" or \\"Prefix\\".",
+         "type": "string"
+        },
+        "pathType": {
+         "description": "pathType determines the interpretation of the path matching. PathType can\\nbe one of the following values:\\n* Exact: Matches the URL path exactly.\\n* Prefix: Matches based on a URL path prefix split by '/'. Matching is\\n  done on a path element by element basis. A path element refers is the\\n  list of labels in the path split by the '/' separator. A request is a\\n  match for path p if every p is an element-wise prefix of p of the\\n  request path. Note that if the last element of the path is a substring\\n  of the last element in request path, it is not a match (e.g. /foo/bar\\n  matches /foo/bar/baz, but does not match /foo/barbaz).\\n* ImplementationSpecific: Interpretation of the Path matching is up to\\n  the IngressClass. Implementations can treat this as a separate PathType\\n  or treat it identically to Prefix or Exact path types.\\nImplementations are required to support all path types.",
+         "type": "string"
+        }
+       },
+       "required": [
+        "backend",
+        "pathType"
+       ],
+       "type": "object"
+      },
+      "type": "array",
+      "x-kubernetes-list-type": "atomic"
+     }
+    },
+    "required": [
+     "paths"
+    ],
+    "type": "object"
+   }
+  },
+  "type": "object"
+ },
+ "V1IngressSpec": {
+  "description": "IngressSpec describes the Ingress the user wishes to exist.",
+  "properties": {
+   "defaultBackend": {
+    "description": "defaultBackend is the backend that should handle requests that don't\\nmatch any rule. If Rules are not specified, DefaultBackend must be specified.\\nIf DefaultBackend is not set, the handling of requests that do not match any\\nof the rules will be up to the Ingress controller.",
+    "properties": {
+     "resource": {
+      "$known": "V1TypedLocalObjectReference",
+      "description": "resource is an ObjectRef to another Kubernetes resource in the namespace\\nof the Ingress object. If resource is specified, a service.Name and\\nservice.Port must not be specified.\\nThis is a mutually exclusive setting with \\"Service\\"."
+     },
+     "service": {
+      "description": "service references a service as a backend.\\nThis is a mutually exclusive setting with \\"Resource\\".",
+      "properties": {
+       "name": {
+        "description": "name is the referenced service. The service must exist in\\nthe same namespace as the Ingress object.",
+        "type": "string"
+       },
+       "port": {
+        "description": "port of the referenced service. A port name or port number\\nis required for a IngressServiceBackend.",
+        "properties": {
+         "name": {
+          "description": "name is the name of the port on the Service.\\nThis is a mutually exclusive setting with \\"Number\\".",
+          "type": "string"
+         },
+         "number": {
+          "description": "number is the numerical port number (e.g. 80) on the Service.\\nThis is a mutually exclusive setting with \\"Name\\".",
+          "format": "int32",
+          "type": "integer"
+         }
+        },
+        "type": "object",
+        "x-kubernetes-map-type": "atomic"
+       }
+      },
+      "required": [
+       "name"
+      ],
+      "type": "object"
+     }
+    },
+    "type": "object"
+   },
+   "ingressClassName": {
+    "description": "ingressClassName is the name of an IngressClass cluster resource. Ingress\\ncontroller implementations use this field to know whether they should be\\nserving this Ingress resource, by a transitive connection\\n(controller -> IngressClass -> Ingress resource). Although the\\n\`kubernetes.io/ingress.class\` annotation (simple constant name) was never\\nformally defined, it was widely supported by Ingress controllers to create\\na direct binding between Ingress controller and Ingress resources. Newly\\ncreated Ingress resources should prefer using the field. However, even\\nthough the annotation is officially deprecated, for backwards compatibility\\nreasons, ingress controllers should still honor that annotation if present.",
+    "type": "string"
+   },
+   "rules": {
+    "description": "rules is a list of host rules used to configure the Ingress. If unspecified,\\nor no rule matches, all traffic is sent to the default backend.",
+    "items": {
+     "$known": "V1IngressRule",
+     "description": "IngressRule represents the rules mapping the paths under a specified host to\\nthe related backend services. Incoming requests are first evaluated for a host\\nmatch, then routed to the backend associated with the matching IngressRuleValue."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "tls": {
+    "description": "tls represents the TLS configuration. Currently the Ingress only supports a\\nsingle TLS port, 443. If multiple members of this list specify different hosts,\\nthey will be multiplexed on the same port according to the hostname specified\\nthrough the SNI TLS extension, if the ingress controller fulfilling the\\ningress supports SNI.",
+    "items": {
+     "$known": "V1IngressTLS",
+     "description": "IngressTLS describes the transport layer security associated with an ingress."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1IngressTLS": {
+  "description": "IngressTLS describes the transport layer security associated with an ingress.",
+  "properties": {
+   "hosts": {
+    "description": "hosts is a list of hosts included in the TLS certificate. The values in\\nthis list must match the name/s used in the tlsSecret. Defaults to the\\nwildcard host setting for the loadbalancer controller fulfilling this\\nIngress, if left unspecified.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "secretName": {
+    "description": "secretName is the name of the secret used to terminate TLS traffic on\\nport 443. Field is left optional to allow TLS routing based on SNI\\nhostname alone. If the SNI host in a listener conflicts with the \\"Host\\"\\nheader field used by an IngressRule, the SNI host is used for termination\\nand value of the \\"Host\\" header is used for routing.",
+    "type": "string"
+   }
+  },
   "type": "object"
  },
  "V1JobSpec": {
@@ -924,36 +1544,56 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1JobTemplateSpec": {
+  "description": "JobTemplateSpec describes the data a Job should have when created from a template",
+  "properties": {
+   "metadata": {
+    "description": "Standard object's metadata of the jobs created from this template.\\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    "type": "object"
+   },
+   "spec": {
+    "$known": "V1JobSpec",
+    "description": "Specification of the desired behavior of the job.\\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+   }
+  },
+  "type": "object"
+ },
+ "V1KeyToPath": {
+  "description": "Maps a string key to a path within a volume.",
+  "properties": {
+   "key": {
+    "description": "key is the key to project.",
+    "type": "string"
+   },
+   "mode": {
+    "description": "mode is Optional: mode bits used to set permissions on this file.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "path": {
+    "description": "path is the relative path of the file to map the key to.\\nMay not be an absolute path.\\nMay not contain the path element '..'.\\nMay not start with the string '..'.",
+    "type": "string"
+   },
+   "user": {
+    "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "key",
+   "path"
+  ],
+  "type": "object"
+ },
  "V1LabelSelector": {
   "description": "A label selector is a label query over a set of resources. The result of matchLabels and\\nmatchExpressions are ANDed. An empty label selector matches all objects. A null\\nlabel selector matches no objects.",
   "properties": {
    "matchExpressions": {
     "description": "matchExpressions is a list of label selector requirements. The requirements are ANDed.",
     "items": {
-     "description": "A label selector requirement is a selector that contains values, a key, and an operator that\\nrelates the key and values.",
-     "properties": {
-      "key": {
-       "description": "key is the label key that the selector applies to.",
-       "type": "string"
-      },
-      "operator": {
-       "description": "operator represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists and DoesNotExist.",
-       "type": "string"
-      },
-      "values": {
-       "description": "values is an array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. This array is replaced during a strategic\\nmerge patch.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      }
-     },
-     "required": [
-      "key",
-      "operator"
-     ],
-     "type": "object"
+     "$known": "V1LabelSelectorRequirement",
+     "description": "A label selector requirement is a selector that contains values, a key, and an operator that\\nrelates the key and values."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -969,6 +1609,32 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1LabelSelectorRequirement": {
+  "description": "A label selector requirement is a selector that contains values, a key, and an operator that\\nrelates the key and values.",
+  "properties": {
+   "key": {
+    "description": "key is the label key that the selector applies to.",
+    "type": "string"
+   },
+   "operator": {
+    "description": "operator represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists and DoesNotExist.",
+    "type": "string"
+   },
+   "values": {
+    "description": "values is an array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. This array is replaced during a strategic\\nmerge patch.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "key",
+   "operator"
+  ],
+  "type": "object"
+ },
  "V1Lifecycle": {
   "description": "Lifecycle describes actions that the management system should take in response to container lifecycle\\nevents. For the PostStart and PreStop lifecycle handlers, management of the container blocks\\nuntil the action is complete, unless the container process fails, in which case the handler is aborted.",
   "properties": {
@@ -976,78 +1642,12 @@ export const KNOWN_TYPES_JSON = `{
     "description": "PostStart is called immediately after a container is created. If the handler fails,\\nthe container is terminated and restarted according to its restart policy.\\nOther management of the container blocks until the hook completes.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
     "properties": {
      "exec": {
-      "description": "Exec specifies a command to execute in the container.",
-      "properties": {
-       "command": {
-        "description": "Command is the command line to execute inside the container, the working directory for the\\ncommand  is root ('/') in the container's filesystem. The command is simply exec'd, it is\\nnot run inside a shell, so traditional shell instructions ('|', etc) won't work. To use\\na shell, you need to explicitly call out to that shell.\\nExit status of 0 is treated as live/healthy and non-zero is unhealthy.",
-        "items": {
-         "type": "string"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-       }
-      },
-      "type": "object"
+      "$known": "V1ExecAction",
+      "description": "Exec specifies a command to execute in the container."
      },
      "httpGet": {
-      "description": "HTTPGet specifies an HTTP GET request to perform.",
-      "properties": {
-       "host": {
-        "description": "Host name to connect to, defaults to the pod IP. You probably want to set\\n\\"Host\\" in httpHeaders instead.",
-        "type": "string"
-       },
-       "httpHeaders": {
-        "description": "Custom headers to set in the request. HTTP allows repeated headers.",
-        "items": {
-         "description": "HTTPHeader describes a custom header to be used in HTTP probes",
-         "properties": {
-          "name": {
-           "description": "The header field name.\\nThis will be canonicalized upon output, so case-variant names will be understood as the same header.",
-           "type": "string"
-          },
-          "value": {
-           "description": "The header field value",
-           "type": "string"
-          }
-         },
-         "required": [
-          "name",
-          "value"
-         ],
-         "type": "object"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-       },
-       "path": {
-        "description": "Path to access on the HTTP server.",
-        "type": "string"
-       },
-       "port": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "Name or number of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-        "x-kubernetes-int-or-string": true
-       },
-       "protocol": {
-        "description": "Protocol selects the wire protocol for the probe connection.\\nNil defaults to HTTP/1.1.",
-        "type": "string"
-       },
-       "scheme": {
-        "description": "Scheme to use for connecting to the host.\\nDefaults to HTTP.",
-        "type": "string"
-       }
-      },
-      "required": [
-       "port"
-      ],
-      "type": "object"
+      "$known": "V1HTTPGetAction",
+      "description": "HTTPGet specifies an HTTP GET request to perform."
      },
      "sleep": {
       "description": "Sleep represents a duration that the container should sleep.",
@@ -1064,29 +1664,8 @@ export const KNOWN_TYPES_JSON = `{
       "type": "object"
      },
      "tcpSocket": {
-      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified.",
-      "properties": {
-       "host": {
-        "description": "Optional: Host name to connect to, defaults to the pod IP.",
-        "type": "string"
-       },
-       "port": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "Number or name of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-        "x-kubernetes-int-or-string": true
-       }
-      },
-      "required": [
-       "port"
-      ],
-      "type": "object"
+      "$known": "V1TCPSocketAction",
+      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified."
      }
     },
     "type": "object"
@@ -1095,78 +1674,12 @@ export const KNOWN_TYPES_JSON = `{
     "description": "PreStop is called immediately before a container is terminated due to an\\nAPI request or management event such as liveness/startup probe failure,\\npreemption, resource contention, etc. The handler is not called if the\\ncontainer crashes or exits. The Pod's termination grace period countdown begins before the\\nPreStop hook is executed. Regardless of the outcome of the handler, the\\ncontainer will eventually terminate within the Pod's termination grace\\nperiod (unless delayed by finalizers). Other management of the container blocks until the hook completes\\nor until the termination grace period is reached.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
     "properties": {
      "exec": {
-      "description": "Exec specifies a command to execute in the container.",
-      "properties": {
-       "command": {
-        "description": "Command is the command line to execute inside the container, the working directory for the\\ncommand  is root ('/') in the container's filesystem. The command is simply exec'd, it is\\nnot run inside a shell, so traditional shell instructions ('|', etc) won't work. To use\\na shell, you need to explicitly call out to that shell.\\nExit status of 0 is treated as live/healthy and non-zero is unhealthy.",
-        "items": {
-         "type": "string"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-       }
-      },
-      "type": "object"
+      "$known": "V1ExecAction",
+      "description": "Exec specifies a command to execute in the container."
      },
      "httpGet": {
-      "description": "HTTPGet specifies an HTTP GET request to perform.",
-      "properties": {
-       "host": {
-        "description": "Host name to connect to, defaults to the pod IP. You probably want to set\\n\\"Host\\" in httpHeaders instead.",
-        "type": "string"
-       },
-       "httpHeaders": {
-        "description": "Custom headers to set in the request. HTTP allows repeated headers.",
-        "items": {
-         "description": "HTTPHeader describes a custom header to be used in HTTP probes",
-         "properties": {
-          "name": {
-           "description": "The header field name.\\nThis will be canonicalized upon output, so case-variant names will be understood as the same header.",
-           "type": "string"
-          },
-          "value": {
-           "description": "The header field value",
-           "type": "string"
-          }
-         },
-         "required": [
-          "name",
-          "value"
-         ],
-         "type": "object"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-       },
-       "path": {
-        "description": "Path to access on the HTTP server.",
-        "type": "string"
-       },
-       "port": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "Name or number of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-        "x-kubernetes-int-or-string": true
-       },
-       "protocol": {
-        "description": "Protocol selects the wire protocol for the probe connection.\\nNil defaults to HTTP/1.1.",
-        "type": "string"
-       },
-       "scheme": {
-        "description": "Scheme to use for connecting to the host.\\nDefaults to HTTP.",
-        "type": "string"
-       }
-      },
-      "required": [
-       "port"
-      ],
-      "type": "object"
+      "$known": "V1HTTPGetAction",
+      "description": "HTTPGet specifies an HTTP GET request to perform."
      },
      "sleep": {
       "description": "Sleep represents a duration that the container should sleep.",
@@ -1183,29 +1696,8 @@ export const KNOWN_TYPES_JSON = `{
       "type": "object"
      },
      "tcpSocket": {
-      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified.",
-      "properties": {
-       "host": {
-        "description": "Optional: Host name to connect to, defaults to the pod IP.",
-        "type": "string"
-       },
-       "port": {
-        "anyOf": [
-         {
-          "type": "integer"
-         },
-         {
-          "type": "string"
-         }
-        ],
-        "description": "Number or name of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-        "x-kubernetes-int-or-string": true
-       }
-      },
-      "required": [
-       "port"
-      ],
-      "type": "object"
+      "$known": "V1TCPSocketAction",
+      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified."
      }
     },
     "type": "object"
@@ -1213,6 +1705,66 @@ export const KNOWN_TYPES_JSON = `{
    "stopSignal": {
     "description": "StopSignal defines which signal will be sent to a container when it is being stopped.\\nIf not specified, the default is defined by the container runtime in use.\\nStopSignal can only be set for Pods with a non-empty .spec.os.name",
     "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1LoadBalancerStatus": {
+  "description": "LoadBalancerStatus represents the status of a load-balancer.",
+  "properties": {
+   "ingress": {
+    "description": "Ingress is a list containing ingress points for the load-balancer.\\nTraffic intended for the service should be sent to these ingress points.",
+    "items": {
+     "description": "LoadBalancerIngress represents the status of a load-balancer ingress point:\\ntraffic intended for the service should be sent to an ingress point.",
+     "properties": {
+      "hostname": {
+       "description": "Hostname is set for load-balancer ingress points that are DNS based\\n(typically AWS load-balancers)",
+       "type": "string"
+      },
+      "ip": {
+       "description": "IP is set for load-balancer ingress points that are IP based\\n(typically GCE or OpenStack load-balancers)",
+       "type": "string"
+      },
+      "ipMode": {
+       "description": "IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.\\nSetting this to \\"VIP\\" indicates that traffic is delivered to the node with\\nthe destination set to the load-balancer's IP and port.\\nSetting this to \\"Proxy\\" indicates that traffic is delivered to the node or pod with\\nthe destination set to the node's IP and node port or the pod's IP and port.\\nService implementations may use this information to adjust traffic routing.",
+       "type": "string"
+      },
+      "ports": {
+       "description": "Ports is a list of records of service ports\\nIf used, every port defined in the service should have an entry in it",
+       "items": {
+        "description": "PortStatus represents the error condition of a service port",
+        "properties": {
+         "error": {
+          "description": "Error is to record the problem with the service port\\nThe format of the error shall comply with the following rules:\\n- built-in error values shall be specified in this file and those shall use\\n  CamelCase names\\n- cloud provider specific error values must have names that comply with the\\n  format foo.example.com/CamelCase.",
+          "maxLength": 316,
+          "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+          "type": "string"
+         },
+         "port": {
+          "description": "Port is the port number of the service port of which status is recorded here",
+          "format": "int32",
+          "type": "integer"
+         },
+         "protocol": {
+          "description": "Protocol is the protocol of the service port of which status is recorded here\\nThe supported values are: \\"TCP\\", \\"UDP\\", \\"SCTP\\"",
+          "type": "string"
+         }
+        },
+        "required": [
+         "error",
+         "port",
+         "protocol"
+        ],
+        "type": "object"
+       },
+       "type": "array",
+       "x-kubernetes-list-type": "atomic"
+      }
+     },
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
    }
   },
   "type": "object"
@@ -1235,178 +1787,124 @@ export const KNOWN_TYPES_JSON = `{
    "preferredDuringSchedulingIgnoredDuringExecution": {
     "description": "The scheduler will prefer to schedule pods to nodes that satisfy\\nthe affinity expressions specified by this field, but it may choose\\na node that violates one or more of the expressions. The node that is\\nmost preferred is the one with the greatest sum of weights, i.e.\\nfor each node that meets all of the scheduling requirements (resource\\nrequest, requiredDuringScheduling affinity expressions, etc.),\\ncompute a sum by iterating through the elements of this field and adding\\n\\"weight\\" to the sum if the node matches the corresponding matchExpressions; the\\nnode(s) with the highest sum are the most preferred.",
     "items": {
-     "description": "An empty preferred scheduling term matches all objects with implicit weight 0\\n(i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).",
+     "$known": "V1PreferredSchedulingTerm",
+     "description": "An empty preferred scheduling term matches all objects with implicit weight 0\\n(i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op)."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "requiredDuringSchedulingIgnoredDuringExecution": {
+    "$known": "V1NodeSelector",
+    "description": "If the affinity requirements specified by this field are not met at\\nscheduling time, the pod will not be scheduled onto the node.\\nIf the affinity requirements specified by this field cease to be met\\nat some point during pod execution (e.g. due to an update), the system\\nmay or may not try to eventually evict the pod from its node."
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeSelector": {
+  "description": "A node selector represents the union of the results of one or more label queries\\nover a set of nodes; that is, it represents the OR of the selectors represented\\nby the node selector terms.",
+  "properties": {
+   "nodeSelectorTerms": {
+    "description": "Required. A list of node selector terms. The terms are ORed.",
+    "items": {
+     "$known": "V1NodeSelectorTerm",
+     "description": "A null or empty node selector term matches no objects. The requirements of\\nthem are ANDed.\\nThe TopologySelectorTerm type implements a subset of the NodeSelectorTerm."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "nodeSelectorTerms"
+  ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1NodeSelectorTerm": {
+  "description": "A null or empty node selector term matches no objects. The requirements of\\nthem are ANDed.\\nThe TopologySelectorTerm type implements a subset of the NodeSelectorTerm.",
+  "properties": {
+   "matchExpressions": {
+    "description": "A list of node selector requirements by node's labels.",
+    "items": {
+     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
      "properties": {
-      "preference": {
-       "description": "A node selector term, associated with the corresponding weight.",
-       "properties": {
-        "matchExpressions": {
-         "description": "A list of node selector requirements by node's labels.",
-         "items": {
-          "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-          "properties": {
-           "key": {
-            "description": "The label key that the selector applies to.",
-            "type": "string"
-           },
-           "operator": {
-            "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-            "type": "string"
-           },
-           "values": {
-            "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-            "items": {
-             "type": "string"
-            },
-            "type": "array",
-            "x-kubernetes-list-type": "atomic"
-           }
-          },
-          "required": [
-           "key",
-           "operator"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "matchFields": {
-         "description": "A list of node selector requirements by node's fields.",
-         "items": {
-          "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-          "properties": {
-           "key": {
-            "description": "The label key that the selector applies to.",
-            "type": "string"
-           },
-           "operator": {
-            "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-            "type": "string"
-           },
-           "values": {
-            "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-            "items": {
-             "type": "string"
-            },
-            "type": "array",
-            "x-kubernetes-list-type": "atomic"
-           }
-          },
-          "required": [
-           "key",
-           "operator"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        }
-       },
-       "type": "object",
-       "x-kubernetes-map-type": "atomic"
+      "key": {
+       "description": "The label key that the selector applies to.",
+       "type": "string"
       },
-      "weight": {
-       "description": "Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.",
-       "format": "int32",
-       "type": "integer"
+      "operator": {
+       "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
+       "type": "string"
+      },
+      "values": {
+       "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
+       "items": {
+        "type": "string"
+       },
+       "type": "array",
+       "x-kubernetes-list-type": "atomic"
       }
      },
      "required": [
-      "preference",
-      "weight"
+      "key",
+      "operator"
      ],
      "type": "object"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
    },
-   "requiredDuringSchedulingIgnoredDuringExecution": {
-    "description": "If the affinity requirements specified by this field are not met at\\nscheduling time, the pod will not be scheduled onto the node.\\nIf the affinity requirements specified by this field cease to be met\\nat some point during pod execution (e.g. due to an update), the system\\nmay or may not try to eventually evict the pod from its node.",
-    "properties": {
-     "nodeSelectorTerms": {
-      "description": "Required. A list of node selector terms. The terms are ORed.",
-      "items": {
-       "description": "A null or empty node selector term matches no objects. The requirements of\\nthem are ANDed.\\nThe TopologySelectorTerm type implements a subset of the NodeSelectorTerm.",
-       "properties": {
-        "matchExpressions": {
-         "description": "A list of node selector requirements by node's labels.",
-         "items": {
-          "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-          "properties": {
-           "key": {
-            "description": "The label key that the selector applies to.",
-            "type": "string"
-           },
-           "operator": {
-            "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-            "type": "string"
-           },
-           "values": {
-            "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-            "items": {
-             "type": "string"
-            },
-            "type": "array",
-            "x-kubernetes-list-type": "atomic"
-           }
-          },
-          "required": [
-           "key",
-           "operator"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "matchFields": {
-         "description": "A list of node selector requirements by node's fields.",
-         "items": {
-          "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-          "properties": {
-           "key": {
-            "description": "The label key that the selector applies to.",
-            "type": "string"
-           },
-           "operator": {
-            "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-            "type": "string"
-           },
-           "values": {
-            "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-            "items": {
-             "type": "string"
-            },
-            "type": "array",
-            "x-kubernetes-list-type": "atomic"
-           }
-          },
-          "required": [
-           "key",
-           "operator"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        }
-       },
-       "type": "object",
-       "x-kubernetes-map-type": "atomic"
+   "matchFields": {
+    "description": "A list of node selector requirements by node's fields.",
+    "items": {
+     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
+     "properties": {
+      "key": {
+       "description": "The label key that the selector applies to.",
+       "type": "string"
       },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
+      "operator": {
+       "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
+       "type": "string"
+      },
+      "values": {
+       "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
+       "items": {
+        "type": "string"
+       },
+       "type": "array",
+       "x-kubernetes-list-type": "atomic"
+      }
+     },
+     "required": [
+      "key",
+      "operator"
+     ],
+     "type": "object"
     },
-    "required": [
-     "nodeSelectorTerms"
-    ],
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
    }
   },
-  "type": "object"
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1ObjectFieldSelector": {
+  "description": "ObjectFieldSelector selects an APIVersioned field of an object.",
+  "properties": {
+   "apiVersion": {
+    "description": "Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".",
+    "type": "string"
+   },
+   "fieldPath": {
+    "description": "Path of the field to select in the specified API version.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "fieldPath"
+  ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
  },
  "V1ObjectMeta": {
   "type": "object"
@@ -1499,30 +1997,8 @@ export const KNOWN_TYPES_JSON = `{
     "description": "dataSource field can be used to specify either:\\n* An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot)\\n* An existing PVC (PersistentVolumeClaim)\\nIf the provisioner or an external controller can support the specified data source,\\nit will create a new volume based on the contents of the specified data source.\\ndataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be\\ncopied to dataSource when dataSourceRef.namespace is not specified.\\nIf the namespace is specified, then dataSourceRef will not be copied to dataSource."
    },
    "dataSourceRef": {
-    "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty\\nvolume is desired. This may be any object from a non-empty API group (non\\ncore object) or a PersistentVolumeClaim object.\\nWhen this field is specified, volume binding will only succeed if the type of\\nthe specified object matches some installed volume populator or dynamic\\nprovisioner.\\nThis field will replace the functionality of the dataSource field and as such\\nif both fields are non-empty, they must have the same value. For backwards\\ncompatibility, when namespace isn't specified in dataSourceRef,\\nboth fields (dataSource and dataSourceRef) will be set to the same\\nvalue automatically if one of them is empty and the other is non-empty.\\nWhen namespace is specified in dataSourceRef,\\ndataSource isn't set to the same value and must be empty.\\nThere are three important differences between dataSource and dataSourceRef:\\n* While dataSource only allows two specific types of objects, dataSourceRef\\n  allows any non-core object, as well as PersistentVolumeClaim objects.\\n* While dataSource ignores disallowed values (dropping them), dataSourceRef\\n  preserves all values, and generates an error if a disallowed value is\\n  specified.\\n* While dataSource only allows local objects, dataSourceRef allows objects\\n  in any namespaces.\\n(Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
-    "properties": {
-     "apiGroup": {
-      "description": "APIGroup is the group for the resource being referenced.\\nIf APIGroup is not specified, the specified Kind must be in the core API group.\\nFor any other third-party types, APIGroup is required.",
-      "type": "string"
-     },
-     "kind": {
-      "description": "Kind is the type of resource being referenced",
-      "type": "string"
-     },
-     "name": {
-      "description": "Name is the name of resource being referenced",
-      "type": "string"
-     },
-     "namespace": {
-      "description": "Namespace is the namespace of resource being referenced\\nNote that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details.\\n(Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "kind",
-     "name"
-    ],
-    "type": "object"
+    "$known": "V1TypedObjectReference",
+    "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty\\nvolume is desired. This may be any object from a non-empty API group (non\\ncore object) or a PersistentVolumeClaim object.\\nWhen this field is specified, volume binding will only succeed if the type of\\nthe specified object matches some installed volume populator or dynamic\\nprovisioner.\\nThis field will replace the functionality of the dataSource field and as such\\nif both fields are non-empty, they must have the same value. For backwards\\ncompatibility, when namespace isn't specified in dataSourceRef,\\nboth fields (dataSource and dataSourceRef) will be set to the same\\nvalue automatically if one of them is empty and the other is non-empty.\\nWhen namespace is specified in dataSourceRef,\\ndataSource isn't set to the same value and must be empty.\\nThere are three important differences between dataSource and dataSourceRef:\\n* While dataSource only allows two specific types of objects, dataSourceRef\\n  allows any non-core object, as well as PersistentVolumeClaim objects.\\n* While dataSource ignores disallowed values (dropping them), dataSourceRef\\n  preserves all values, and generates an error if a disallowed value is\\n  specified.\\n* While dataSource only allows local objects, dataSourceRef allows objects\\n  in any namespaces.\\n(Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled."
    },
    "resources": {
     "description": "resources represents the minimum resources the volume should have.\\nUsers are allowed to specify resource requirements\\nthat are lower than previous value but must still be higher than capacity recorded in the\\nstatus field of the claim.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources",
@@ -1585,70 +2061,48 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1PersistentVolumeClaimTemplate": {
+  "description": "PersistentVolumeClaimTemplate is used to produce\\nPersistentVolumeClaim objects as part of an EphemeralVolumeSource.",
+  "properties": {
+   "metadata": {
+    "description": "May contain labels and annotations that will be copied into the PVC\\nwhen creating it. No other fields are allowed and will be rejected during\\nvalidation.",
+    "type": "object"
+   },
+   "spec": {
+    "$known": "V1PersistentVolumeClaimSpec",
+    "description": "The specification for the PersistentVolumeClaim. The entire content is\\ncopied unchanged into the PVC that gets created from this\\ntemplate. The same fields as in a PersistentVolumeClaim\\nare also valid here."
+   }
+  },
+  "required": [
+   "spec"
+  ],
+  "type": "object"
+ },
+ "V1PersistentVolumeClaimVolumeSource": {
+  "description": "PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace.\\nThis volume finds the bound PV and mounts that volume for the pod. A\\nPersistentVolumeClaimVolumeSource is, essentially, a wrapper around another\\ntype of volume that is owned by someone else (the system).",
+  "properties": {
+   "claimName": {
+    "description": "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly Will force the ReadOnly setting in VolumeMounts.\\nDefault false.",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "claimName"
+  ],
+  "type": "object"
+ },
  "V1PodAffinity": {
   "description": "Pod affinity is a group of inter pod affinity scheduling rules.",
   "properties": {
    "preferredDuringSchedulingIgnoredDuringExecution": {
     "description": "The scheduler will prefer to schedule pods to nodes that satisfy\\nthe affinity expressions specified by this field, but it may choose\\na node that violates one or more of the expressions. The node that is\\nmost preferred is the one with the greatest sum of weights, i.e.\\nfor each node that meets all of the scheduling requirements (resource\\nrequest, requiredDuringScheduling affinity expressions, etc.),\\ncompute a sum by iterating through the elements of this field and adding\\n\\"weight\\" to the sum if the node has pods which matches the corresponding podAffinityTerm; the\\nnode(s) with the highest sum are the most preferred.",
     "items": {
-     "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)",
-     "properties": {
-      "podAffinityTerm": {
-       "description": "Required. A pod affinity term, associated with the corresponding weight.",
-       "properties": {
-        "labelSelector": {
-         "$known": "V1LabelSelector",
-         "description": "A label query over a set of resources, in this case pods.\\nIf it's null, this PodAffinityTerm matches with no Pods."
-        },
-        "matchLabelKeys": {
-         "description": "MatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key in (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both matchLabelKeys and labelSelector.\\nAlso, matchLabelKeys cannot be set when labelSelector isn't set.",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "mismatchLabelKeys": {
-         "description": "MismatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key notin (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both mismatchLabelKeys and labelSelector.\\nAlso, mismatchLabelKeys cannot be set when labelSelector isn't set.",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "namespaceSelector": {
-         "$known": "V1LabelSelector",
-         "description": "A label query over the set of namespaces that the term applies to.\\nThe term is applied to the union of the namespaces selected by this field\\nand the ones listed in the namespaces field.\\nnull selector and null or empty namespaces list means \\"this pod's namespace\\".\\nAn empty selector ({}) matches all namespaces."
-        },
-        "namespaces": {
-         "description": "namespaces specifies a static list of namespace names that the term applies to.\\nThe term is applied to the union of the namespaces listed in this field\\nand the ones selected by namespaceSelector.\\nnull or empty namespaces list and null namespaceSelector means \\"this pod's namespace\\".",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "topologyKey": {
-         "description": "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching\\nthe labelSelector in the specified namespaces, where co-located is defined as running on a node\\nwhose value of the label with key topologyKey matches that of any node on which any of the\\nselected pods is running.\\nEmpty topologyKey is not allowed.",
-         "type": "string"
-        }
-       },
-       "required": [
-        "topologyKey"
-       ],
-       "type": "object"
-      },
-      "weight": {
-       "description": "weight associated with matching the corresponding podAffinityTerm,\\nin the range 1-100.",
-       "format": "int32",
-       "type": "integer"
-      }
-     },
-     "required": [
-      "podAffinityTerm",
-      "weight"
-     ],
-     "type": "object"
+     "$known": "V1WeightedPodAffinityTerm",
+     "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -1656,54 +2110,58 @@ export const KNOWN_TYPES_JSON = `{
    "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "If the affinity requirements specified by this field are not met at\\nscheduling time, the pod will not be scheduled onto the node.\\nIf the affinity requirements specified by this field cease to be met\\nat some point during pod execution (e.g. due to a pod label update), the\\nsystem may or may not try to eventually evict the pod from its node.\\nWhen there are multiple elements, the lists of nodes corresponding to each\\npodAffinityTerm are intersected, i.e. all terms must be satisfied.",
     "items": {
-     "description": "Defines a set of pods (namely those matching the labelSelector\\nrelative to the given namespace(s)) that this pod should be\\nco-located (affinity) or not co-located (anti-affinity) with,\\nwhere co-located is defined as running on a node whose value of\\nthe label with key <topologyKey> matches that of any node on which\\na pod of the set of pods is running",
-     "properties": {
-      "labelSelector": {
-       "$known": "V1LabelSelector",
-       "description": "A label query over a set of resources, in this case pods.\\nIf it's null, this PodAffinityTerm matches with no Pods."
-      },
-      "matchLabelKeys": {
-       "description": "MatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key in (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both matchLabelKeys and labelSelector.\\nAlso, matchLabelKeys cannot be set when labelSelector isn't set.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "mismatchLabelKeys": {
-       "description": "MismatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key notin (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both mismatchLabelKeys and labelSelector.\\nAlso, mismatchLabelKeys cannot be set when labelSelector isn't set.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "namespaceSelector": {
-       "$known": "V1LabelSelector",
-       "description": "A label query over the set of namespaces that the term applies to.\\nThe term is applied to the union of the namespaces selected by this field\\nand the ones listed in the namespaces field.\\nnull selector and null or empty namespaces list means \\"this pod's namespace\\".\\nAn empty selector ({}) matches all namespaces."
-      },
-      "namespaces": {
-       "description": "namespaces specifies a static list of namespace names that the term applies to.\\nThe term is applied to the union of the namespaces listed in this field\\nand the ones selected by namespaceSelector.\\nnull or empty namespaces list and null namespaceSelector means \\"this pod's namespace\\".",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "topologyKey": {
-       "description": "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching\\nthe labelSelector in the specified namespaces, where co-located is defined as running on a node\\nwhose value of the label with key topologyKey matches that of any node on which any of the\\nselected pods is running.\\nEmpty topologyKey is not allowed.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "topologyKey"
-     ],
-     "type": "object"
+     "$known": "V1PodAffinityTerm",
+     "description": "Defines a set of pods (namely those matching the labelSelector\\nrelative to the given namespace(s)) that this pod should be\\nco-located (affinity) or not co-located (anti-affinity) with,\\nwhere co-located is defined as running on a node whose value of\\nthe label with key <topologyKey> matches that of any node on which\\na pod of the set of pods is running"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
    }
   },
+  "type": "object"
+ },
+ "V1PodAffinityTerm": {
+  "description": "Defines a set of pods (namely those matching the labelSelector\\nrelative to the given namespace(s)) that this pod should be\\nco-located (affinity) or not co-located (anti-affinity) with,\\nwhere co-located is defined as running on a node whose value of\\nthe label with key <topologyKey> matches that of any node on which\\na pod of the set of pods is running",
+  "properties": {
+   "labelSelector": {
+    "$known": "V1LabelSelector",
+    "description": "A label query over a set of resources, in this case pods.\\nIf it's null, this PodAffinityTerm matches with no Pods."
+   },
+   "matchLabelKeys": {
+    "description": "MatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key in (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both matchLabelKeys and labelSelector.\\nAlso, matchLabelKeys cannot be set when labelSelector isn't set.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "mismatchLabelKeys": {
+    "description": "MismatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key notin (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both mismatchLabelKeys and labelSelector.\\nAlso, mismatchLabelKeys cannot be set when labelSelector isn't set.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "namespaceSelector": {
+    "$known": "V1LabelSelector",
+    "description": "A label query over the set of namespaces that the term applies to.\\nThe term is applied to the union of the namespaces selected by this field\\nand the ones listed in the namespaces field.\\nnull selector and null or empty namespaces list means \\"this pod's namespace\\".\\nAn empty selector ({}) matches all namespaces."
+   },
+   "namespaces": {
+    "description": "namespaces specifies a static list of namespace names that the term applies to.\\nThe term is applied to the union of the namespaces listed in this field\\nand the ones selected by namespaceSelector.\\nnull or empty namespaces list and null namespaceSelector means \\"this pod's namespace\\".",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "topologyKey": {
+    "description": "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching\\nthe labelSelector in the specified namespaces, where co-located is defined as running on a node\\nwhose value of the label with key topologyKey matches that of any node on which any of the\\nselected pods is running.\\nEmpty topologyKey is not allowed.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "topologyKey"
+  ],
   "type": "object"
  },
  "V1PodAntiAffinity": {
@@ -1712,64 +2170,8 @@ export const KNOWN_TYPES_JSON = `{
    "preferredDuringSchedulingIgnoredDuringExecution": {
     "description": "The scheduler will prefer to schedule pods to nodes that satisfy\\nthe anti-affinity expressions specified by this field, but it may choose\\na node that violates one or more of the expressions. The node that is\\nmost preferred is the one with the greatest sum of weights, i.e.\\nfor each node that meets all of the scheduling requirements (resource\\nrequest, requiredDuringScheduling anti-affinity expressions, etc.),\\ncompute a sum by iterating through the elements of this field and subtracting\\n\\"weight\\" from the sum if the node has pods which matches the corresponding podAffinityTerm; the\\nnode(s) with the highest sum are the most preferred.",
     "items": {
-     "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)",
-     "properties": {
-      "podAffinityTerm": {
-       "description": "Required. A pod affinity term, associated with the corresponding weight.",
-       "properties": {
-        "labelSelector": {
-         "$known": "V1LabelSelector",
-         "description": "A label query over a set of resources, in this case pods.\\nIf it's null, this PodAffinityTerm matches with no Pods."
-        },
-        "matchLabelKeys": {
-         "description": "MatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key in (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both matchLabelKeys and labelSelector.\\nAlso, matchLabelKeys cannot be set when labelSelector isn't set.",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "mismatchLabelKeys": {
-         "description": "MismatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key notin (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both mismatchLabelKeys and labelSelector.\\nAlso, mismatchLabelKeys cannot be set when labelSelector isn't set.",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "namespaceSelector": {
-         "$known": "V1LabelSelector",
-         "description": "A label query over the set of namespaces that the term applies to.\\nThe term is applied to the union of the namespaces selected by this field\\nand the ones listed in the namespaces field.\\nnull selector and null or empty namespaces list means \\"this pod's namespace\\".\\nAn empty selector ({}) matches all namespaces."
-        },
-        "namespaces": {
-         "description": "namespaces specifies a static list of namespace names that the term applies to.\\nThe term is applied to the union of the namespaces listed in this field\\nand the ones selected by namespaceSelector.\\nnull or empty namespaces list and null namespaceSelector means \\"this pod's namespace\\".",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "topologyKey": {
-         "description": "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching\\nthe labelSelector in the specified namespaces, where co-located is defined as running on a node\\nwhose value of the label with key topologyKey matches that of any node on which any of the\\nselected pods is running.\\nEmpty topologyKey is not allowed.",
-         "type": "string"
-        }
-       },
-       "required": [
-        "topologyKey"
-       ],
-       "type": "object"
-      },
-      "weight": {
-       "description": "weight associated with matching the corresponding podAffinityTerm,\\nin the range 1-100.",
-       "format": "int32",
-       "type": "integer"
-      }
-     },
-     "required": [
-      "podAffinityTerm",
-      "weight"
-     ],
-     "type": "object"
+     "$known": "V1WeightedPodAffinityTerm",
+     "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -1777,54 +2179,105 @@ export const KNOWN_TYPES_JSON = `{
    "requiredDuringSchedulingIgnoredDuringExecution": {
     "description": "If the anti-affinity requirements specified by this field are not met at\\nscheduling time, the pod will not be scheduled onto the node.\\nIf the anti-affinity requirements specified by this field cease to be met\\nat some point during pod execution (e.g. due to a pod label update), the\\nsystem may or may not try to eventually evict the pod from its node.\\nWhen there are multiple elements, the lists of nodes corresponding to each\\npodAffinityTerm are intersected, i.e. all terms must be satisfied.",
     "items": {
-     "description": "Defines a set of pods (namely those matching the labelSelector\\nrelative to the given namespace(s)) that this pod should be\\nco-located (affinity) or not co-located (anti-affinity) with,\\nwhere co-located is defined as running on a node whose value of\\nthe label with key <topologyKey> matches that of any node on which\\na pod of the set of pods is running",
-     "properties": {
-      "labelSelector": {
-       "$known": "V1LabelSelector",
-       "description": "A label query over a set of resources, in this case pods.\\nIf it's null, this PodAffinityTerm matches with no Pods."
-      },
-      "matchLabelKeys": {
-       "description": "MatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key in (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both matchLabelKeys and labelSelector.\\nAlso, matchLabelKeys cannot be set when labelSelector isn't set.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "mismatchLabelKeys": {
-       "description": "MismatchLabelKeys is a set of pod label keys to select which pods will\\nbe taken into consideration. The keys are used to lookup values from the\\nincoming pod labels, those key-value labels are merged with \`labelSelector\` as \`key notin (value)\`\\nto select the group of existing pods which pods will be taken into consideration\\nfor the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming\\npod labels will be ignored. The default value is empty.\\nThe same key is forbidden to exist in both mismatchLabelKeys and labelSelector.\\nAlso, mismatchLabelKeys cannot be set when labelSelector isn't set.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "namespaceSelector": {
-       "$known": "V1LabelSelector",
-       "description": "A label query over the set of namespaces that the term applies to.\\nThe term is applied to the union of the namespaces selected by this field\\nand the ones listed in the namespaces field.\\nnull selector and null or empty namespaces list means \\"this pod's namespace\\".\\nAn empty selector ({}) matches all namespaces."
-      },
-      "namespaces": {
-       "description": "namespaces specifies a static list of namespace names that the term applies to.\\nThe term is applied to the union of the namespaces listed in this field\\nand the ones selected by namespaceSelector.\\nnull or empty namespaces list and null namespaceSelector means \\"this pod's namespace\\".",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "topologyKey": {
-       "description": "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching\\nthe labelSelector in the specified namespaces, where co-located is defined as running on a node\\nwhose value of the label with key topologyKey matches that of any node on which any of the\\nselected pods is running.\\nEmpty topologyKey is not allowed.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "topologyKey"
-     ],
-     "type": "object"
+     "$known": "V1PodAffinityTerm",
+     "description": "Defines a set of pods (namely those matching the labelSelector\\nrelative to the given namespace(s)) that this pod should be\\nco-located (affinity) or not co-located (anti-affinity) with,\\nwhere co-located is defined as running on a node whose value of\\nthe label with key <topologyKey> matches that of any node on which\\na pod of the set of pods is running"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
    }
   },
+  "type": "object"
+ },
+ "V1PodDNSConfig": {
+  "description": "PodDNSConfig defines the DNS parameters of a pod in addition to\\nthose generated from DNSPolicy.",
+  "properties": {
+   "nameservers": {
+    "description": "A list of DNS name server IP addresses.\\nThis will be appended to the base nameservers generated from DNSPolicy.\\nDuplicated nameservers will be removed.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "options": {
+    "description": "A list of DNS resolver options.\\nThis will be merged with the base options generated from DNSPolicy.\\nDuplicated entries will be removed. Resolution options given in Options\\nwill override those that appear in the base DNSPolicy.",
+    "items": {
+     "description": "PodDNSConfigOption defines DNS resolver options of a pod.",
+     "properties": {
+      "name": {
+       "description": "Name is this DNS resolver option's name.\\nRequired.",
+       "type": "string"
+      },
+      "value": {
+       "description": "Value is this DNS resolver option's value.",
+       "type": "string"
+      }
+     },
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "searches": {
+    "description": "A list of DNS search domains for host-name lookup.\\nThis will be appended to the base search paths generated from DNSPolicy.\\nDuplicated search paths will be removed.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1PodDisruptionBudgetSpec": {
+  "description": "PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.",
+  "properties": {
+   "maxUnavailable": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "maxUnavailable indicates that an eviction is allowed if at most \\"maxUnavailable\\" pods selected by\\n\\"selector\\" are unavailable after the eviction, i.e. even in absence of\\nthe evicted pod. For example, one can prevent all voluntary evictions\\nby specifying 0. This is a mutually exclusive setting with \\"minAvailable\\".",
+    "x-kubernetes-int-or-string": true
+   },
+   "minAvailable": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "minAvailable indicates that an eviction is allowed if at least \\"minAvailable\\" pods selected by\\n\\"selector\\" will still be available after the eviction, i.e. even in the\\nabsence of the evicted pod.  So for example you can prevent all voluntary\\nevictions by specifying \\"100%\\".",
+    "x-kubernetes-int-or-string": true
+   },
+   "selector": {
+    "$known": "V1LabelSelector",
+    "description": "selector is a label query over pods whose evictions are managed by the disruption\\nbudget.\\nA null selector will match no pods, while an empty ({}) selector will select\\nall pods within the namespace."
+   },
+   "unhealthyPodEvictionPolicy": {
+    "description": "unhealthyPodEvictionPolicy defines the criteria for when unhealthy pods\\nshould be considered for eviction. Current implementation considers healthy pods,\\nas pods that have status.conditions item with type=\\"Ready\\",status=\\"True\\".\\n\\nValid policies are IfHealthyBudget and AlwaysAllow.\\nIf no policy is specified, the default behavior will be used,\\nwhich corresponds to the IfHealthyBudget policy.\\n\\nIfHealthyBudget policy means that running pods (status.phase=\\"Running\\"),\\nbut not yet healthy can be evicted only if the guarded application is not\\ndisrupted (status.currentHealthy is at least equal to status.desiredHealthy).\\nHealthy pods will be subject to the PDB for eviction.\\n\\nAlwaysAllow policy means that all running pods (status.phase=\\"Running\\"),\\nbut not yet healthy are considered disrupted and can be evicted regardless\\nof whether the criteria in a PDB is met. This means perspective running\\npods of a disrupted application might not get a chance to become healthy.\\nHealthy pods will be subject to the PDB for eviction.\\n\\nAdditional policies may be added in the future.\\nClients making eviction decisions should disallow eviction of unhealthy pods\\nif they encounter an unrecognized policy in this field.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1PodReadinessGate": {
+  "description": "PodReadinessGate contains the reference to a pod condition",
+  "properties": {
+   "conditionType": {
+    "description": "ConditionType refers to a condition in the pod's condition list with matching type.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "conditionType"
+  ],
   "type": "object"
  },
  "V1PodSecurityContext": {
@@ -1875,43 +2328,12 @@ export const KNOWN_TYPES_JSON = `{
     "type": "string"
    },
    "seLinuxOptions": {
-    "description": "The SELinux context to be applied to all containers.\\nIf unspecified, the container runtime will allocate a random SELinux context for each\\ncontainer.  May also be set in SecurityContext.  If set in\\nboth SecurityContext and PodSecurityContext, the value specified in SecurityContext\\ntakes precedence for that container.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "level": {
-      "description": "Level is SELinux level label that applies to the container.",
-      "type": "string"
-     },
-     "role": {
-      "description": "Role is a SELinux role label that applies to the container.",
-      "type": "string"
-     },
-     "type": {
-      "description": "Type is a SELinux type label that applies to the container.",
-      "type": "string"
-     },
-     "user": {
-      "description": "User is a SELinux user label that applies to the container.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1SELinuxOptions",
+    "description": "The SELinux context to be applied to all containers.\\nIf unspecified, the container runtime will allocate a random SELinux context for each\\ncontainer.  May also be set in SecurityContext.  If set in\\nboth SecurityContext and PodSecurityContext, the value specified in SecurityContext\\ntakes precedence for that container.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "seccompProfile": {
-    "description": "The seccomp options to use by the containers in this pod.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "localhostProfile": {
-      "description": "localhostProfile indicates a profile defined in a file on the node should be used.\\nThe profile must be preconfigured on the node to work.\\nMust be a descending path, relative to the kubelet's configured seccomp profile location.\\nMust be set if type is \\"Localhost\\". Must NOT be set for any other type.",
-      "type": "string"
-     },
-     "type": {
-      "description": "type indicates which kind of seccomp profile will be applied.\\nValid options are:\\n\\nLocalhost - a profile defined in a file on the node should be used.\\nRuntimeDefault - the container runtime default profile should be used.\\nUnconfined - no profile should be applied.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "type"
-    ],
-    "type": "object"
+    "$known": "V1SeccompProfile",
+    "description": "The seccomp options to use by the containers in this pod.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "supplementalGroups": {
     "description": "A list of groups applied to the first process run in each container, in\\naddition to the container's primary GID and fsGroup (if specified).  If\\nthe SupplementalGroupsPolicy feature is enabled, the\\nsupplementalGroupsPolicy field determines whether these are in addition\\nto or instead of any group memberships defined in the container image.\\nIf unspecified, no additional groups are added, though group memberships\\ndefined in the container image may still be used, depending on the\\nsupplementalGroupsPolicy field.\\nNote that this field cannot be set when spec.os.name is windows.",
@@ -1929,22 +2351,8 @@ export const KNOWN_TYPES_JSON = `{
    "sysctls": {
     "description": "Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported\\nsysctls (by the container runtime) might fail to launch.\\nNote that this field cannot be set when spec.os.name is windows.",
     "items": {
-     "description": "Sysctl defines a kernel parameter to be set",
-     "properties": {
-      "name": {
-       "description": "Name of a property to set",
-       "type": "string"
-      },
-      "value": {
-       "description": "Value of a property to set",
-       "type": "string"
-      }
-     },
-     "required": [
-      "name",
-      "value"
-     ],
-     "type": "object"
+     "$known": "V1Sysctl",
+     "description": "Sysctl defines a kernel parameter to be set"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -2003,45 +2411,8 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-list-type": "map"
    },
    "dnsConfig": {
-    "description": "Specifies the DNS parameters of a pod.\\nParameters specified here will be merged to the generated DNS\\nconfiguration based on DNSPolicy.",
-    "properties": {
-     "nameservers": {
-      "description": "A list of DNS name server IP addresses.\\nThis will be appended to the base nameservers generated from DNSPolicy.\\nDuplicated nameservers will be removed.",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "options": {
-      "description": "A list of DNS resolver options.\\nThis will be merged with the base options generated from DNSPolicy.\\nDuplicated entries will be removed. Resolution options given in Options\\nwill override those that appear in the base DNSPolicy.",
-      "items": {
-       "description": "PodDNSConfigOption defines DNS resolver options of a pod.",
-       "properties": {
-        "name": {
-         "description": "Name is this DNS resolver option's name.\\nRequired.",
-         "type": "string"
-        },
-        "value": {
-         "description": "Value is this DNS resolver option's value.",
-         "type": "string"
-        }
-       },
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "searches": {
-      "description": "A list of DNS search domains for host-name lookup.\\nThis will be appended to the base search paths generated from DNSPolicy.\\nDuplicated search paths will be removed.",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1PodDNSConfig",
+    "description": "Specifies the DNS parameters of a pod.\\nParameters specified here will be merged to the generated DNS\\nconfiguration based on DNSPolicy."
    },
    "dnsPolicy": {
     "description": "Set DNS policy for the pod.\\nDefaults to \\"ClusterFirst\\".\\nValid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'.\\nDNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy.\\nTo have DNS options set along with hostNetwork, you have to specify DNS policy\\nexplicitly to 'ClusterFirstWithHostNet'.",
@@ -2054,232 +2425,8 @@ export const KNOWN_TYPES_JSON = `{
    "ephemeralContainers": {
     "description": "List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing\\npod to perform user-initiated actions such as debugging. This list cannot be specified when\\ncreating a pod, and it cannot be modified by updating the pod spec. In order to add an\\nephemeral container to an existing pod, use the pod's ephemeralcontainers subresource.",
     "items": {
-     "description": "An EphemeralContainer is a temporary container that you may add to an existing Pod for\\nuser-initiated activities such as debugging. Ephemeral containers have no resource or\\nscheduling guarantees, and they will not be restarted when they exit or when a Pod is\\nremoved or restarted. The kubelet may evict a Pod if an ephemeral container causes the\\nPod to exceed its resource allocation.\\n\\nTo add an ephemeral container, use the ephemeralcontainers subresource of an existing\\nPod. Ephemeral containers may not be removed or restarted.",
-     "properties": {
-      "args": {
-       "description": "Arguments to the entrypoint.\\nThe image's CMD is used if this is not provided.\\nVariable references $(VAR_NAME) are expanded using the container's environment. If a variable\\ncannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced\\nto a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will\\nproduce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless\\nof whether the variable exists or not. Cannot be updated.\\nMore info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "command": {
-       "description": "Entrypoint array. Not executed within a shell.\\nThe image's ENTRYPOINT is used if this is not provided.\\nVariable references $(VAR_NAME) are expanded using the container's environment. If a variable\\ncannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced\\nto a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will\\nproduce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless\\nof whether the variable exists or not. Cannot be updated.\\nMore info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "env": {
-       "description": "List of environment variables to set in the container.\\nCannot be updated.",
-       "items": {
-        "$known": "V1EnvVar",
-        "description": "EnvVar represents an environment variable present in a Container."
-       },
-       "type": "array",
-       "x-kubernetes-list-map-keys": [
-        "name"
-       ],
-       "x-kubernetes-list-type": "map"
-      },
-      "envFrom": {
-       "description": "List of sources to populate environment variables in the container.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nWhen a key exists in multiple\\nsources, the value associated with the last source will take precedence.\\nValues defined by an Env with a duplicate key will take precedence.\\nCannot be updated.",
-       "items": {
-        "$known": "V1EnvFromSource",
-        "description": "EnvFromSource represents the source of a set of ConfigMaps or Secrets"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "image": {
-       "description": "Container image name.\\nMore info: https://kubernetes.io/docs/concepts/containers/images",
-       "type": "string"
-      },
-      "imagePullPolicy": {
-       "description": "Image pull policy.\\nOne of Always, Never, IfNotPresent.\\nDefaults to Always if :latest tag is specified, or IfNotPresent otherwise.\\nCannot be updated.\\nMore info: https://kubernetes.io/docs/concepts/containers/images#updating-images",
-       "type": "string"
-      },
-      "lifecycle": {
-       "$known": "V1Lifecycle",
-       "description": "Lifecycle is not allowed for ephemeral containers."
-      },
-      "livenessProbe": {
-       "$known": "V1Probe",
-       "description": "Probes are not allowed for ephemeral containers."
-      },
-      "name": {
-       "description": "Name of the ephemeral container specified as a DNS_LABEL.\\nThis name must be unique among all containers, init containers and ephemeral containers.",
-       "type": "string"
-      },
-      "ports": {
-       "description": "Ports are not allowed for ephemeral containers.",
-       "items": {
-        "$known": "V1ContainerPort",
-        "description": "ContainerPort represents a network port in a single container."
-       },
-       "type": "array",
-       "x-kubernetes-list-map-keys": [
-        "containerPort",
-        "protocol"
-       ],
-       "x-kubernetes-list-type": "map"
-      },
-      "readinessProbe": {
-       "$known": "V1Probe",
-       "description": "Probes are not allowed for ephemeral containers."
-      },
-      "resizePolicy": {
-       "description": "Resources resize policy for the container.",
-       "items": {
-        "description": "ContainerResizePolicy represents resource resize policy for the container.",
-        "properties": {
-         "resourceName": {
-          "description": "Name of the resource to which this resource resize policy applies.\\nSupported values: cpu, memory.",
-          "type": "string"
-         },
-         "restartPolicy": {
-          "description": "Restart policy to apply when specified resource is resized.\\nIf not specified, it defaults to NotRequired.",
-          "type": "string"
-         }
-        },
-        "required": [
-         "resourceName",
-         "restartPolicy"
-        ],
-        "type": "object"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "resources": {
-       "$known": "V1ResourceRequirements",
-       "description": "Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources\\nalready allocated to the pod."
-      },
-      "restartPolicy": {
-       "description": "Restart policy for the container to manage the restart behavior of each\\ncontainer within a pod.\\nYou cannot set this field on ephemeral containers.",
-       "type": "string"
-      },
-      "restartPolicyRules": {
-       "description": "Represents a list of rules to be checked to determine if the\\ncontainer should be restarted on exit. You cannot set this field on\\nephemeral containers.",
-       "items": {
-        "description": "ContainerRestartRule describes how a container exit is handled.",
-        "properties": {
-         "action": {
-          "description": "Specifies the action taken on a container exit if the requirements\\nare satisfied. The only possible value is \\"Restart\\" to restart the\\ncontainer.",
-          "type": "string"
-         },
-         "exitCodes": {
-          "description": "Represents the exit codes to check on container exits.",
-          "properties": {
-           "operator": {
-            "description": "Represents the relationship between the container exit code(s) and the\\nspecified values. Possible values are:\\n- In: the requirement is satisfied if the container exit code is in the\\n  set of specified values.\\n- NotIn: the requirement is satisfied if the container exit code is\\n  not in the set of specified values.",
-            "type": "string"
-           },
-           "values": {
-            "description": "Specifies the set of values to check for container exit codes.\\nAt most 255 elements are allowed.",
-            "items": {
-             "format": "int32",
-             "type": "integer"
-            },
-            "type": "array",
-            "x-kubernetes-list-type": "set"
-           }
-          },
-          "required": [
-           "operator"
-          ],
-          "type": "object"
-         }
-        },
-        "required": [
-         "action"
-        ],
-        "type": "object"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "securityContext": {
-       "$known": "V1SecurityContext",
-       "description": "Optional: SecurityContext defines the security options the ephemeral container should be run with.\\nIf set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."
-      },
-      "startupProbe": {
-       "$known": "V1Probe",
-       "description": "Probes are not allowed for ephemeral containers."
-      },
-      "stdin": {
-       "description": "Whether this container should allocate a buffer for stdin in the container runtime. If this\\nis not set, reads from stdin in the container will always result in EOF.\\nDefault is false.",
-       "type": "boolean"
-      },
-      "stdinOnce": {
-       "description": "Whether the container runtime should close the stdin channel after it has been opened by\\na single attach. When stdin is true the stdin stream will remain open across multiple attach\\nsessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the\\nfirst client attaches to stdin, and then remains open and accepts data until the client disconnects,\\nat which time stdin is closed and remains closed until the container is restarted. If this\\nflag is false, a container processes that reads from stdin will never receive an EOF.\\nDefault is false",
-       "type": "boolean"
-      },
-      "targetContainerName": {
-       "description": "If set, the name of the container from PodSpec that this ephemeral container targets.\\nThe ephemeral container will be run in the namespaces (IPC, PID, etc) of this container.\\nIf not set then the ephemeral container uses the namespaces configured in the Pod spec.\\n\\nThe container runtime must implement support for this feature. If the runtime does not\\nsupport namespace targeting then the result of setting this field is undefined.",
-       "type": "string"
-      },
-      "terminationMessagePath": {
-       "description": "Optional: Path at which the file to which the container's termination message\\nwill be written is mounted into the container's filesystem.\\nMessage written is intended to be brief final status, such as an assertion failure message.\\nWill be truncated by the node if greater than 4096 bytes. The total message length across\\nall containers will be limited to 12kb.\\nDefaults to /dev/termination-log.\\nCannot be updated.",
-       "type": "string"
-      },
-      "terminationMessagePolicy": {
-       "description": "Indicate how the termination message should be populated. File will use the contents of\\nterminationMessagePath to populate the container status message on both success and failure.\\nFallbackToLogsOnError will use the last chunk of container log output if the termination\\nmessage file is empty and the container exited with an error.\\nThe log output is limited to 2048 bytes or 80 lines, whichever is smaller.\\nDefaults to File.\\nCannot be updated.",
-       "type": "string"
-      },
-      "tty": {
-       "description": "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true.\\nDefault is false.",
-       "type": "boolean"
-      },
-      "volumeDevices": {
-       "description": "volumeDevices is the list of block devices to be used by the container.",
-       "items": {
-        "description": "volumeDevice describes a mapping of a raw block device within a container.",
-        "properties": {
-         "devicePath": {
-          "description": "devicePath is the path inside of the container that the device will be mapped to.",
-          "type": "string"
-         },
-         "name": {
-          "description": "name must match the name of a persistentVolumeClaim in the pod",
-          "type": "string"
-         }
-        },
-        "required": [
-         "devicePath",
-         "name"
-        ],
-        "type": "object"
-       },
-       "type": "array",
-       "x-kubernetes-list-map-keys": [
-        "devicePath"
-       ],
-       "x-kubernetes-list-type": "map"
-      },
-      "volumeMounts": {
-       "description": "Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers.\\nCannot be updated.",
-       "items": {
-        "$known": "V1VolumeMount",
-        "description": "VolumeMount describes a mounting of a Volume within a container."
-       },
-       "type": "array",
-       "x-kubernetes-list-map-keys": [
-        "mountPath"
-       ],
-       "x-kubernetes-list-type": "map"
-      },
-      "workingDir": {
-       "description": "Container's working directory.\\nIf not specified, the container runtime's default will be used, which\\nmight be configured in the container image.\\nCannot be updated.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1EphemeralContainer",
+     "description": "An EphemeralContainer is a temporary container that you may add to an existing Pod for\\nuser-initiated activities such as debugging. Ephemeral containers have no resource or\\nscheduling guarantees, and they will not be restarted when they exit or when a Pod is\\nremoved or restarted. The kubelet may evict a Pod if an ephemeral container causes the\\nPod to exceed its resource allocation.\\n\\nTo add an ephemeral container, use the ephemeralcontainers subresource of an existing\\nPod. Ephemeral containers may not be removed or restarted."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -2322,25 +2469,8 @@ export const KNOWN_TYPES_JSON = `{
    "hostAliases": {
     "description": "HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts\\nfile if specified.",
     "items": {
-     "description": "HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the\\npod's hosts file.",
-     "properties": {
-      "hostnames": {
-       "description": "Hostnames for the above IP address.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      },
-      "ip": {
-       "description": "IP address of the host file entry.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "ip"
-     ],
-     "type": "object"
+     "$known": "V1HostAlias",
+     "description": "HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the\\npod's hosts file."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -2453,17 +2583,8 @@ export const KNOWN_TYPES_JSON = `{
    "readinessGates": {
     "description": "If specified, all readiness gates will be evaluated for pod readiness.\\nA pod is ready when all its containers are ready AND\\nall conditions specified in the readiness gates have status equal to \\"True\\"\\nMore info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates",
     "items": {
-     "description": "PodReadinessGate contains the reference to a pod condition",
-     "properties": {
-      "conditionType": {
-       "description": "ConditionType refers to a condition in the pod's condition list with matching type.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "conditionType"
-     ],
-     "type": "object"
+     "$known": "V1PodReadinessGate",
+     "description": "PodReadinessGate contains the reference to a pod condition"
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -2627,22 +2748,31 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1PreferredSchedulingTerm": {
+  "description": "An empty preferred scheduling term matches all objects with implicit weight 0\\n(i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).",
+  "properties": {
+   "preference": {
+    "$known": "V1NodeSelectorTerm",
+    "description": "A node selector term, associated with the corresponding weight."
+   },
+   "weight": {
+    "description": "Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.",
+    "format": "int32",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "preference",
+   "weight"
+  ],
+  "type": "object"
+ },
  "V1Probe": {
   "description": "Probe describes a health check to be performed against a container to determine whether it is\\nalive or ready to receive traffic.",
   "properties": {
    "exec": {
-    "description": "Exec specifies a command to execute in the container.",
-    "properties": {
-     "command": {
-      "description": "Command is the command line to execute inside the container, the working directory for the\\ncommand  is root ('/') in the container's filesystem. The command is simply exec'd, it is\\nnot run inside a shell, so traditional shell instructions ('|', etc) won't work. To use\\na shell, you need to explicitly call out to that shell.\\nExit status of 0 is treated as live/healthy and non-zero is unhealthy.",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1ExecAction",
+    "description": "Exec specifies a command to execute in the container."
    },
    "failureThreshold": {
     "description": "Minimum consecutive failures for the probe to be considered failed after having succeeded.\\nDefaults to 3. Minimum value is 1.",
@@ -2650,87 +2780,12 @@ export const KNOWN_TYPES_JSON = `{
     "type": "integer"
    },
    "grpc": {
-    "description": "GRPC specifies a GRPC HealthCheckRequest.",
-    "properties": {
-     "mode": {
-      "description": "mode specifies the connection mode for the gRPC health probe.\\nSet to \\"TLS\\" to use TLS without certificate verification.\\nSet to \\"Plaintext\\" to use a plaintext (insecure) connection explicitly.\\nIf not specified, the probe uses a plaintext (insecure) connection.",
-      "type": "string"
-     },
-     "port": {
-      "description": "Port number of the gRPC service. Number must be in the range 1 to 65535.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "service": {
-      "default": "",
-      "description": "Service is the name of the service to place in the gRPC HealthCheckRequest\\n(see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).\\n\\nIf this is not specified, the default behavior is defined by gRPC.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "port"
-    ],
-    "type": "object"
+    "$known": "V1GRPCAction",
+    "description": "GRPC specifies a GRPC HealthCheckRequest."
    },
    "httpGet": {
-    "description": "HTTPGet specifies an HTTP GET request to perform.",
-    "properties": {
-     "host": {
-      "description": "Host name to connect to, defaults to the pod IP. You probably want to set\\n\\"Host\\" in httpHeaders instead.",
-      "type": "string"
-     },
-     "httpHeaders": {
-      "description": "Custom headers to set in the request. HTTP allows repeated headers.",
-      "items": {
-       "description": "HTTPHeader describes a custom header to be used in HTTP probes",
-       "properties": {
-        "name": {
-         "description": "The header field name.\\nThis will be canonicalized upon output, so case-variant names will be understood as the same header.",
-         "type": "string"
-        },
-        "value": {
-         "description": "The header field value",
-         "type": "string"
-        }
-       },
-       "required": [
-        "name",
-        "value"
-       ],
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "path": {
-      "description": "Path to access on the HTTP server.",
-      "type": "string"
-     },
-     "port": {
-      "anyOf": [
-       {
-        "type": "integer"
-       },
-       {
-        "type": "string"
-       }
-      ],
-      "description": "Name or number of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-      "x-kubernetes-int-or-string": true
-     },
-     "protocol": {
-      "description": "Protocol selects the wire protocol for the probe connection.\\nNil defaults to HTTP/1.1.",
-      "type": "string"
-     },
-     "scheme": {
-      "description": "Scheme to use for connecting to the host.\\nDefaults to HTTP.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "port"
-    ],
-    "type": "object"
+    "$known": "V1HTTPGetAction",
+    "description": "HTTPGet specifies an HTTP GET request to perform."
    },
    "initialDelaySeconds": {
     "description": "Number of seconds after the container has started before liveness probes are initiated.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
@@ -2748,29 +2803,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "integer"
    },
    "tcpSocket": {
-    "description": "TCPSocket specifies a connection to a TCP port.",
-    "properties": {
-     "host": {
-      "description": "Optional: Host name to connect to, defaults to the pod IP.",
-      "type": "string"
-     },
-     "port": {
-      "anyOf": [
-       {
-        "type": "integer"
-       },
-       {
-        "type": "string"
-       }
-      ],
-      "description": "Number or name of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
-      "x-kubernetes-int-or-string": true
-     }
-    },
-    "required": [
-     "port"
-    ],
-    "type": "object"
+    "$known": "V1TCPSocketAction",
+    "description": "TCPSocket specifies a connection to a TCP port."
    },
    "terminationGracePeriodSeconds": {
     "description": "Optional duration in seconds the pod needs to terminate gracefully upon probe failure.\\nThe grace period is the duration in seconds after the processes running in the pod are sent\\na termination signal and the time when the processes are forcibly halted with a kill signal.\\nSet this value longer than the expected cleanup time for your process.\\nIf this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this\\nvalue overrides the value provided by the pod spec.\\nValue must be non-negative integer. The value zero indicates stop immediately via\\nthe kill signal (no opportunity to shut down).\\nThis is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.\\nMinimum value is 1. spec.terminationGracePeriodSeconds is used if unset.",
@@ -2785,27 +2819,289 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1ProjectedVolumeSource": {
+  "description": "Represents a projected volume source",
+  "properties": {
+   "defaultMode": {
+    "description": "defaultMode are the mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "defaultUser": {
+    "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "sources": {
+    "description": "sources is the list of volume projections. Each entry in this list\\nhandles one source.",
+    "items": {
+     "description": "Projection that may be projected along with other supported volume types.\\nExactly one of these fields must be set.",
+     "properties": {
+      "clusterTrustBundle": {
+       "description": "ClusterTrustBundle allows a pod to access the \`.spec.trustBundle\` field\\nof ClusterTrustBundle objects in an auto-updating file.\\n\\nAlpha, gated by the ClusterTrustBundleProjection feature gate.\\n\\nClusterTrustBundle objects can either be selected by name, or by the\\ncombination of signer name and a label selector.\\n\\nKubelet performs aggressive normalization of the PEM contents written\\ninto the pod filesystem.  Esoteric PEM features such as inter-block\\ncomments and block headers are stripped.  Certificates are deduplicated.\\nThe ordering of certificates within the file is arbitrary, and Kubelet\\nmay change the order over time.",
+       "properties": {
+        "labelSelector": {
+         "$known": "V1LabelSelector",
+         "description": "Select all ClusterTrustBundles that match this label selector.  Only has\\neffect if signerName is set.  Mutually-exclusive with name.  If unset,\\ninterpreted as \\"match nothing\\".  If set but empty, interpreted as \\"match\\neverything\\"."
+        },
+        "name": {
+         "description": "Select a single ClusterTrustBundle by object name.  Mutually-exclusive\\nwith signerName and labelSelector.",
+         "type": "string"
+        },
+        "optional": {
+         "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s)\\naren't available.  If using name, then the named ClusterTrustBundle is\\nallowed not to exist.  If using signerName, then the combination of\\nsignerName and labelSelector is allowed to match zero\\nClusterTrustBundles.",
+         "type": "boolean"
+        },
+        "path": {
+         "description": "Relative path from the volume root to write the bundle.",
+         "type": "string"
+        },
+        "signerName": {
+         "description": "Select all ClusterTrustBundles that match this signer name.\\nMutually-exclusive with name.  The contents of all selected\\nClusterTrustBundles will be unified and deduplicated.",
+         "type": "string"
+        },
+        "user": {
+         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+         "format": "int64",
+         "type": "integer"
+        }
+       },
+       "required": [
+        "path"
+       ],
+       "type": "object"
+      },
+      "configMap": {
+       "description": "configMap information about the configMap data to project",
+       "properties": {
+        "items": {
+         "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+         "items": {
+          "$known": "V1KeyToPath",
+          "description": "Maps a string key to a path within a volume."
+         },
+         "type": "array",
+         "x-kubernetes-list-type": "atomic"
+        },
+        "name": {
+         "default": "",
+         "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+         "type": "string"
+        },
+        "optional": {
+         "description": "optional specify whether the ConfigMap or its keys must be defined",
+         "type": "boolean"
+        }
+       },
+       "type": "object",
+       "x-kubernetes-map-type": "atomic"
+      },
+      "downwardAPI": {
+       "description": "downwardAPI information about the downwardAPI data to project",
+       "properties": {
+        "items": {
+         "description": "Items is a list of DownwardAPIVolume file",
+         "items": {
+          "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
+          "properties": {
+           "fieldRef": {
+            "$known": "V1ObjectFieldSelector",
+            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."
+           },
+           "mode": {
+            "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+            "format": "int32",
+            "type": "integer"
+           },
+           "path": {
+            "description": "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
+            "type": "string"
+           },
+           "resourceFieldRef": {
+            "$known": "V1ResourceFieldSelector",
+            "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."
+           },
+           "user": {
+            "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+            "format": "int64",
+            "type": "integer"
+           }
+          },
+          "required": [
+           "path"
+          ],
+          "type": "object"
+         },
+         "type": "array",
+         "x-kubernetes-list-type": "atomic"
+        }
+       },
+       "type": "object"
+      },
+      "podCertificate": {
+       "description": "Projects an auto-rotating credential bundle (private key and certificate\\nchain) that the pod can use either as a TLS client or server.\\n\\nKubelet generates a private key and uses it to send a\\nPodCertificateRequest to the named signer.  Once the signer approves the\\nrequest and issues a certificate chain, Kubelet writes the key and\\ncertificate chain to the pod filesystem.  The pod does not start until\\ncertificates have been issued for each podCertificate projected volume\\nsource in its spec.\\n\\nKubelet will begin trying to rotate the certificate at the time indicated\\nby the signer using the PodCertificateRequest.Status.BeginRefreshAt\\ntimestamp.\\n\\nKubelet can write a single file, indicated by the credentialBundlePath\\nfield, or separate files, indicated by the keyPath and\\ncertificateChainPath fields.\\n\\nThe credential bundle is a single file in PEM format.  The first PEM\\nentry is the private key (in PKCS#8 format), and the remaining PEM\\nentries are the certificate chain issued by the signer (typically,\\nsigners will return their certificate chain in leaf-to-root order).\\n\\nPrefer using the credential bundle format, since your application code\\ncan read it atomically.  If you use keyPath and certificateChainPath,\\nyour application must make two separate file reads. If these coincide\\nwith a certificate rotation, it is possible that the private key and leaf\\ncertificate you read may not correspond to each other.  Your application\\nwill need to check for this condition, and re-read until they are\\nconsistent.\\n\\nThe named signer controls chooses the format of the certificate it\\nissues; consult the signer implementation's documentation to learn how to\\nuse the certificates it issues.",
+       "properties": {
+        "certificateChainPath": {
+         "description": "Write the certificate chain at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
+         "type": "string"
+        },
+        "credentialBundlePath": {
+         "description": "Write the credential bundle at this path in the projected volume.\\n\\nThe credential bundle is a single file that contains multiple PEM blocks.\\nThe first PEM block is a PRIVATE KEY block, containing a PKCS#8 private\\nkey.\\n\\nThe remaining blocks are CERTIFICATE blocks, containing the issued\\ncertificate chain from the signer (leaf and any intermediates).\\n\\nUsing credentialBundlePath lets your Pod's application code make a single\\natomic read that retrieves a consistent key and certificate chain.  If you\\nproject them to separate files, your application code will need to\\nadditionally check that the leaf certificate was issued to the key.",
+         "type": "string"
+        },
+        "keyPath": {
+         "description": "Write the key at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
+         "type": "string"
+        },
+        "keyType": {
+         "description": "The type of keypair Kubelet will generate for the pod.\\n\\nValid values are \\"RSA3072\\", \\"RSA4096\\", \\"ECDSAP256\\", \\"ECDSAP384\\",\\n\\"ECDSAP521\\", and \\"ED25519\\".",
+         "type": "string"
+        },
+        "maxExpirationSeconds": {
+         "description": "maxExpirationSeconds is the maximum lifetime permitted for the\\ncertificate.\\n\\nKubelet copies this value verbatim into the PodCertificateRequests it\\ngenerates for this projection.\\n\\nIf omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver\\nwill reject values shorter than 3600 (1 hour).  The maximum allowable\\nvalue is 7862400 (91 days).\\n\\nThe signer implementation is then free to issue a certificate with any\\nlifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600\\nseconds (1 hour).  This constraint is enforced by kube-apiserver.\\n\`kubernetes.io\` signers will never issue certificates with a lifetime\\nlonger than 24 hours.",
+         "format": "int32",
+         "type": "integer"
+        },
+        "signerName": {
+         "description": "Kubelet's generated CSRs will be addressed to this signer.",
+         "type": "string"
+        },
+        "user": {
+         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+         "format": "int64",
+         "type": "integer"
+        },
+        "userAnnotations": {
+         "additionalProperties": {
+          "type": "string"
+         },
+         "description": "userAnnotations allow pod authors to pass additional information to\\nthe signer implementation.  Kubernetes does not restrict or validate this\\nmetadata in any way.\\n\\nThese values are copied verbatim into the \`spec.unverifiedUserAnnotations\` field of\\nthe PodCertificateRequest objects that Kubelet creates.\\n\\nEntries are subject to the same validation as object metadata annotations,\\nwith the addition that all keys must be domain-prefixed. No restrictions\\nare placed on values, except an overall size limitation on the entire field.\\n\\nSigners should document the keys and values they support. Signers should\\ndeny requests that contain keys they do not recognize.",
+         "type": "object"
+        }
+       },
+       "required": [
+        "keyType",
+        "signerName"
+       ],
+       "type": "object"
+      },
+      "secret": {
+       "description": "secret information about the secret data to project",
+       "properties": {
+        "items": {
+         "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+         "items": {
+          "$known": "V1KeyToPath",
+          "description": "Maps a string key to a path within a volume."
+         },
+         "type": "array",
+         "x-kubernetes-list-type": "atomic"
+        },
+        "name": {
+         "default": "",
+         "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+         "type": "string"
+        },
+        "optional": {
+         "description": "optional field specify whether the Secret or its key must be defined",
+         "type": "boolean"
+        }
+       },
+       "type": "object",
+       "x-kubernetes-map-type": "atomic"
+      },
+      "serviceAccountToken": {
+       "description": "serviceAccountToken is information about the serviceAccountToken data to project",
+       "properties": {
+        "audience": {
+         "description": "audience is the intended audience of the token. A recipient of a token\\nmust identify itself with an identifier specified in the audience of the\\ntoken, and otherwise should reject the token. The audience defaults to the\\nidentifier of the apiserver.",
+         "type": "string"
+        },
+        "expirationSeconds": {
+         "description": "expirationSeconds is the requested duration of validity of the service\\naccount token. As the token approaches expiration, the kubelet volume\\nplugin will proactively rotate the service account token. The kubelet will\\nstart trying to rotate the token if the token is older than 80 percent of\\nits time to live or if the token is older than 24 hours.Defaults to 1 hour\\nand must be at least 10 minutes.",
+         "format": "int64",
+         "type": "integer"
+        },
+        "path": {
+         "description": "path is the path relative to the mount point of the file to project the\\ntoken into.",
+         "type": "string"
+        },
+        "user": {
+         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+         "format": "int64",
+         "type": "integer"
+        }
+       },
+       "required": [
+        "path"
+       ],
+       "type": "object"
+      }
+     },
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1ResourceClaim": {
+  "description": "ResourceClaim references one entry in PodSpec.ResourceClaims.",
+  "properties": {
+   "name": {
+    "description": "Name must match the name of one entry in pod.spec.resourceClaims of\\nthe Pod where this field is used. It makes that resource available\\ninside a container.",
+    "type": "string"
+   },
+   "request": {
+    "description": "Request is the name chosen for a request in the referenced claim.\\nIf empty, everything from the claim is made available, otherwise\\nonly the result of this request.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1ResourceFieldSelector": {
+  "description": "ResourceFieldSelector represents container resources (cpu, memory) and their output format",
+  "properties": {
+   "containerName": {
+    "description": "Container name: required for volumes, optional for env vars",
+    "type": "string"
+   },
+   "divisor": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "Specifies the output format of the exposed resources, defaults to \\"1\\"",
+    "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+    "x-kubernetes-int-or-string": true
+   },
+   "resource": {
+    "description": "Required: resource to select",
+    "type": "string"
+   }
+  },
+  "required": [
+   "resource"
+  ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
  "V1ResourceRequirements": {
   "description": "ResourceRequirements describes the compute resource requirements.",
   "properties": {
    "claims": {
     "description": "Claims lists the names of resources, defined in spec.resourceClaims,\\nthat are used by this container.\\n\\nThis field depends on the\\nDynamicResourceAllocation feature gate.\\n\\nThis field is immutable. It can only be set for containers.",
     "items": {
-     "description": "ResourceClaim references one entry in PodSpec.ResourceClaims.",
-     "properties": {
-      "name": {
-       "description": "Name must match the name of one entry in pod.spec.resourceClaims of\\nthe Pod where this field is used. It makes that resource available\\ninside a container.",
-       "type": "string"
-      },
-      "request": {
-       "description": "Request is the name chosen for a request in the referenced claim.\\nIf empty, everything from the claim is made available, otherwise\\nonly the result of this request.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1ResourceClaim",
+     "description": "ResourceClaim references one entry in PodSpec.ResourceClaims."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -2848,6 +3144,91 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1RollingUpdateDeployment": {
+  "description": "Spec to control the desired behavior of rolling update.",
+  "properties": {
+   "maxSurge": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "The maximum number of pods that can be scheduled above the desired number of\\npods.\\nValue can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).\\nThis can not be 0 if MaxUnavailable is 0.\\nAbsolute number is calculated from percentage by rounding up.\\nDefaults to 25%.\\nExample: when this is set to 30%, the new ReplicaSet can be scaled up immediately when\\nthe rolling update starts, such that the total number of old and new pods do not exceed\\n130% of desired pods. Once old pods have been killed,\\nnew ReplicaSet can be scaled up further, ensuring that total number of pods running\\nat any time during the update is at most 130% of desired pods.",
+    "x-kubernetes-int-or-string": true
+   },
+   "maxUnavailable": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "The maximum number of pods that can be unavailable during the update.\\nValue can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%).\\nAbsolute number is calculated from percentage by rounding down.\\nThis can not be 0 if MaxSurge is 0.\\nDefaults to 25%.\\nExample: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods\\nimmediately when the rolling update starts. Once new pods are ready, old ReplicaSet\\ncan be scaled down further, followed by scaling up the new ReplicaSet, ensuring\\nthat the total number of pods available at all times during the update is at\\nleast 70% of desired pods.",
+    "x-kubernetes-int-or-string": true
+   }
+  },
+  "type": "object"
+ },
+ "V1SELinuxOptions": {
+  "description": "SELinuxOptions are the labels to be applied to the container",
+  "properties": {
+   "level": {
+    "description": "Level is SELinux level label that applies to the container.",
+    "type": "string"
+   },
+   "role": {
+    "description": "Role is a SELinux role label that applies to the container.",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type is a SELinux type label that applies to the container.",
+    "type": "string"
+   },
+   "user": {
+    "description": "User is a SELinux user label that applies to the container.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1SeccompProfile": {
+  "description": "SeccompProfile defines a pod/container's seccomp profile settings.\\nOnly one profile source may be set.",
+  "properties": {
+   "localhostProfile": {
+    "description": "localhostProfile indicates a profile defined in a file on the node should be used.\\nThe profile must be preconfigured on the node to work.\\nMust be a descending path, relative to the kubelet's configured seccomp profile location.\\nMust be set if type is \\"Localhost\\". Must NOT be set for any other type.",
+    "type": "string"
+   },
+   "type": {
+    "description": "type indicates which kind of seccomp profile will be applied.\\nValid options are:\\n\\nLocalhost - a profile defined in a file on the node should be used.\\nRuntimeDefault - the container runtime default profile should be used.\\nUnconfined - no profile should be applied.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1SecretEnvSource": {
+  "description": "SecretEnvSource selects a Secret to populate the environment\\nvariables with.\\n\\nThe contents of the target Secret's Data field will represent the\\nkey-value pairs as environment variables.",
+  "properties": {
+   "name": {
+    "default": "",
+    "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "type": "string"
+   },
+   "optional": {
+    "description": "Specify whether the Secret must be defined",
+    "type": "boolean"
+   }
+  },
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
  "V1SecretKeySelector": {
   "description": "SecretKeySelector selects a key of a Secret.",
   "properties": {
@@ -2886,6 +3267,39 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1SecretVolumeSource": {
+  "description": "Adapts a Secret into a volume.\\n\\nThe contents of the target Secret's Data field will be presented in a volume\\nas files using the keys in the Data field as the file names.\\nSecret volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "defaultMode": {
+    "description": "defaultMode is Optional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values\\nfor mode bits. Defaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "defaultUser": {
+    "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "items": {
+    "description": "items If unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+    "items": {
+     "$known": "V1KeyToPath",
+     "description": "Maps a string key to a path within a volume."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "optional": {
+    "description": "optional field specify whether the Secret or its keys must be defined",
+    "type": "boolean"
+   },
+   "secretName": {
+    "description": "secretName is the name of the secret in the pod's namespace to use.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
  "V1SecurityContext": {
   "description": "SecurityContext holds security configuration that will be applied to a container.\\nSome fields are present in both SecurityContext and PodSecurityContext.  When both\\nare set, the values in SecurityContext take precedence.",
   "properties": {
@@ -2911,28 +3325,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "capabilities": {
-    "description": "The capabilities to add/drop when running containers.\\nDefaults to the default set of capabilities granted by the container runtime.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "add": {
-      "description": "Added capabilities",
-      "items": {
-       "description": "Capability represent POSIX capabilities type",
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "drop": {
-      "description": "Removed capabilities",
-      "items": {
-       "description": "Capability represent POSIX capabilities type",
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1Capabilities",
+    "description": "The capabilities to add/drop when running containers.\\nDefaults to the default set of capabilities granted by the container runtime.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "privileged": {
     "description": "Run container in privileged mode.\\nProcesses in privileged containers are essentially equivalent to root on the host.\\nDefaults to false.\\nNote that this field cannot be set when spec.os.name is windows.",
@@ -2961,43 +3355,12 @@ export const KNOWN_TYPES_JSON = `{
     "type": "integer"
    },
    "seLinuxOptions": {
-    "description": "The SELinux context to be applied to the container.\\nIf unspecified, the container runtime will allocate a random SELinux context for each\\ncontainer.  May also be set in PodSecurityContext.  If set in both SecurityContext and\\nPodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "level": {
-      "description": "Level is SELinux level label that applies to the container.",
-      "type": "string"
-     },
-     "role": {
-      "description": "Role is a SELinux role label that applies to the container.",
-      "type": "string"
-     },
-     "type": {
-      "description": "Type is a SELinux type label that applies to the container.",
-      "type": "string"
-     },
-     "user": {
-      "description": "User is a SELinux user label that applies to the container.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1SELinuxOptions",
+    "description": "The SELinux context to be applied to the container.\\nIf unspecified, the container runtime will allocate a random SELinux context for each\\ncontainer.  May also be set in PodSecurityContext.  If set in both SecurityContext and\\nPodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "seccompProfile": {
-    "description": "The seccomp options to use by this container. If seccomp options are\\nprovided at both the pod & container level, the container options\\noverride the pod options.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "localhostProfile": {
-      "description": "localhostProfile indicates a profile defined in a file on the node should be used.\\nThe profile must be preconfigured on the node to work.\\nMust be a descending path, relative to the kubelet's configured seccomp profile location.\\nMust be set if type is \\"Localhost\\". Must NOT be set for any other type.",
-      "type": "string"
-     },
-     "type": {
-      "description": "type indicates which kind of seccomp profile will be applied.\\nValid options are:\\n\\nLocalhost - a profile defined in a file on the node should be used.\\nRuntimeDefault - the container runtime default profile should be used.\\nUnconfined - no profile should be applied.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "type"
-    ],
-    "type": "object"
+    "$known": "V1SeccompProfile",
+    "description": "The seccomp options to use by this container. If seccomp options are\\nprovided at both the pod & container level, the container options\\noverride the pod options.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "windowsOptions": {
     "description": "The Windows specific settings applied to all containers.\\nIf unspecified, the options from the PodSecurityContext will be used.\\nIf set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is linux.",
@@ -3498,6 +3861,49 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1Sysctl": {
+  "description": "Sysctl defines a kernel parameter to be set",
+  "properties": {
+   "name": {
+    "description": "Name of a property to set",
+    "type": "string"
+   },
+   "value": {
+    "description": "Value of a property to set",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name",
+   "value"
+  ],
+  "type": "object"
+ },
+ "V1TCPSocketAction": {
+  "description": "TCPSocketAction describes an action based on opening a socket",
+  "properties": {
+   "host": {
+    "description": "Optional: Host name to connect to, defaults to the pod IP.",
+    "type": "string"
+   },
+   "port": {
+    "anyOf": [
+     {
+      "type": "integer"
+     },
+     {
+      "type": "string"
+     }
+    ],
+    "description": "Number or name of the port to access on the container.\\nNumber must be in the range 1 to 65535.\\nName must be an IANA_SVC_NAME.",
+    "x-kubernetes-int-or-string": true
+   }
+  },
+  "required": [
+   "port"
+  ],
+  "type": "object"
+ },
  "V1Toleration": {
   "description": "The pod this Toleration is attached to tolerates any taint that matches\\nthe triple <key,value,effect> using the matching operator <operator>.",
   "properties": {
@@ -3596,6 +4002,32 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object",
   "x-kubernetes-map-type": "atomic"
+ },
+ "V1TypedObjectReference": {
+  "description": "TypedObjectReference contains enough information to let you locate the typed referenced object",
+  "properties": {
+   "apiGroup": {
+    "description": "APIGroup is the group for the resource being referenced.\\nIf APIGroup is not specified, the specified Kind must be in the core API group.\\nFor any other third-party types, APIGroup is required.",
+    "type": "string"
+   },
+   "kind": {
+    "description": "Kind is the type of resource being referenced",
+    "type": "string"
+   },
+   "name": {
+    "description": "Name is the name of resource being referenced",
+    "type": "string"
+   },
+   "namespace": {
+    "description": "Namespace is the namespace of resource being referenced\\nNote that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details.\\n(Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "kind",
+   "name"
+  ],
+  "type": "object"
  },
  "V1Volume": {
   "description": "Volume represents a named volume in a pod that may be accessed by any container in the pod.",
@@ -3747,95 +4179,12 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "configMap": {
-    "description": "configMap represents a configMap that should populate this volume",
-    "properties": {
-     "defaultMode": {
-      "description": "defaultMode is optional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDefaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "defaultUser": {
-      "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-      "format": "int64",
-      "type": "integer"
-     },
-     "items": {
-      "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-      "items": {
-       "description": "Maps a string key to a path within a volume.",
-       "properties": {
-        "key": {
-         "description": "key is the key to project.",
-         "type": "string"
-        },
-        "mode": {
-         "description": "mode is Optional: mode bits used to set permissions on this file.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-         "format": "int32",
-         "type": "integer"
-        },
-        "path": {
-         "description": "path is the relative path of the file to map the key to.\\nMay not be an absolute path.\\nMay not contain the path element '..'.\\nMay not start with the string '..'.",
-         "type": "string"
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        }
-       },
-       "required": [
-        "key",
-        "path"
-       ],
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "name": {
-      "default": "",
-      "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-      "type": "string"
-     },
-     "optional": {
-      "description": "optional specify whether the ConfigMap or its keys must be defined",
-      "type": "boolean"
-     }
-    },
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
+    "$known": "V1ConfigMapVolumeSource",
+    "description": "configMap represents a configMap that should populate this volume"
    },
    "csi": {
-    "description": "csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.",
-    "properties": {
-     "driver": {
-      "description": "driver is the name of the CSI driver that handles this volume.\\nConsult with your admin for the correct name as registered in the cluster.",
-      "type": "string"
-     },
-     "fsType": {
-      "description": "fsType to mount. Ex. \\"ext4\\", \\"xfs\\", \\"ntfs\\".\\nIf not provided, the empty value is passed to the associated CSI driver\\nwhich will determine the default filesystem to apply.",
-      "type": "string"
-     },
-     "nodePublishSecretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "nodePublishSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nNodePublishVolume and NodeUnpublishVolume calls.\\nThis field is optional, and  may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secret references are passed."
-     },
-     "readOnly": {
-      "description": "readOnly specifies a read-only configuration for the volume.\\nDefaults to false (read/write).",
-      "type": "boolean"
-     },
-     "volumeAttributes": {
-      "additionalProperties": {
-       "type": "string"
-      },
-      "description": "volumeAttributes stores driver-specific properties that are passed to the CSI\\ndriver. Consult your driver's documentation for supported values.",
-      "type": "object"
-     }
-    },
-    "required": [
-     "driver"
-    ],
-    "type": "object"
+    "$known": "V1CSIVolumeSource",
+    "description": "csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."
    },
    "downwardAPI": {
     "description": "downwardAPI represents downward API about the pod that should populate this volume",
@@ -3856,22 +4205,8 @@ export const KNOWN_TYPES_JSON = `{
        "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
        "properties": {
         "fieldRef": {
-         "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
-         "properties": {
-          "apiVersion": {
-           "description": "Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".",
-           "type": "string"
-          },
-          "fieldPath": {
-           "description": "Path of the field to select in the specified API version.",
-           "type": "string"
-          }
-         },
-         "required": [
-          "fieldPath"
-         ],
-         "type": "object",
-         "x-kubernetes-map-type": "atomic"
+         "$known": "V1ObjectFieldSelector",
+         "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."
         },
         "mode": {
          "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
@@ -3883,35 +4218,8 @@ export const KNOWN_TYPES_JSON = `{
          "type": "string"
         },
         "resourceFieldRef": {
-         "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
-         "properties": {
-          "containerName": {
-           "description": "Container name: required for volumes, optional for env vars",
-           "type": "string"
-          },
-          "divisor": {
-           "anyOf": [
-            {
-             "type": "integer"
-            },
-            {
-             "type": "string"
-            }
-           ],
-           "description": "Specifies the output format of the exposed resources, defaults to \\"1\\"",
-           "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-           "x-kubernetes-int-or-string": true
-          },
-          "resource": {
-           "description": "Required: resource to select",
-           "type": "string"
-          }
-         },
-         "required": [
-          "resource"
-         ],
-         "type": "object",
-         "x-kubernetes-map-type": "atomic"
+         "$known": "V1ResourceFieldSelector",
+         "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."
         },
         "user": {
          "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
@@ -3931,52 +4239,15 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "emptyDir": {
-    "description": "emptyDir represents a temporary directory that shares a pod's lifetime.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
-    "properties": {
-     "medium": {
-      "description": "medium represents what type of storage medium should back this directory.\\nThe default is \\"\\" which means to use the node's default medium.\\nMust be an empty string (default) or Memory.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
-      "type": "string"
-     },
-     "mode": {
-      "description": "mode specifies the permission bits for the emptyDir directory, in numeric\\nnotation (e.g., 0755, 01777). Must be a value between 0000 and 01777.\\nIf not specified, defaults to 0777.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup. If fsGroup is specified, the fsGroup permissions\\nwill override the mode specified here.\\nThis field has no effect on Windows.\\nThis field is alpha and requires EmptyDirVolumeMode featuregate to be enabled.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "sizeLimit": {
-      "anyOf": [
-       {
-        "type": "integer"
-       },
-       {
-        "type": "string"
-       }
-      ],
-      "description": "sizeLimit is the total amount of local storage required for this EmptyDir volume.\\nThe size limit is also applicable for memory medium.\\nThe maximum usage on memory medium EmptyDir would be the minimum value between\\nthe SizeLimit specified here and the sum of memory limits of all containers in a pod.\\nThe default is nil which means that the limit is undefined.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
-      "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-      "x-kubernetes-int-or-string": true
-     }
-    },
-    "type": "object"
+    "$known": "V1EmptyDirVolumeSource",
+    "description": "emptyDir represents a temporary directory that shares a pod's lifetime.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"
    },
    "ephemeral": {
     "description": "ephemeral represents a volume that is handled by a cluster storage driver.\\nThe volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,\\nand deleted when the pod is removed.\\n\\nUse this if:\\na) the volume is only needed while the pod runs,\\nb) features of normal volumes like restoring from snapshot or capacity\\n   tracking are needed,\\nc) the storage driver is specified through a storage class, and\\nd) the storage driver supports dynamic volume provisioning through\\n   a PersistentVolumeClaim (see EphemeralVolumeSource for more\\n   information on the connection between this volume type\\n   and PersistentVolumeClaim).\\n\\nUse PersistentVolumeClaim or one of the vendor-specific\\nAPIs for volumes that persist for longer than the lifecycle\\nof an individual pod.\\n\\nUse CSI for light-weight local ephemeral volumes if the CSI driver is meant to\\nbe used that way - see the documentation of the driver for\\nmore information.\\n\\nA pod can use both types of ephemeral volumes and\\npersistent volumes at the same time.",
     "properties": {
      "volumeClaimTemplate": {
-      "description": "Will be used to create a stand-alone PVC to provision the volume.\\nThe pod in which this EphemeralVolumeSource is embedded will be the\\nowner of the PVC, i.e. the PVC will be deleted together with the\\npod.  The name of the PVC will be \`<pod name>-<volume name>\` where\\n\`<volume name>\` is the name from the \`PodSpec.Volumes\` array\\nentry. Pod validation will reject the pod if the concatenated name\\nis not valid for a PVC (for example, too long).\\n\\nAn existing PVC with that name that is not owned by the pod\\nwill *not* be used for the pod to avoid using an unrelated\\nvolume by mistake. Starting the pod is then blocked until\\nthe unrelated PVC is removed. If such a pre-created PVC is\\nmeant to be used by the pod, the PVC has to updated with an\\nowner reference to the pod once the pod exists. Normally\\nthis should not be necessary, but it may be useful when\\nmanually reconstructing a broken cluster.\\n\\nThis field is read-only and no changes will be made by Kubernetes\\nto the PVC after it has been created.\\n\\nRequired, must not be nil.",
-      "properties": {
-       "metadata": {
-        "description": "May contain labels and annotations that will be copied into the PVC\\nwhen creating it. No other fields are allowed and will be rejected during\\nvalidation.",
-        "type": "object"
-       },
-       "spec": {
-        "$known": "V1PersistentVolumeClaimSpec",
-        "description": "The specification for the PersistentVolumeClaim. The entire content is\\ncopied unchanged into the PVC that gets created from this\\ntemplate. The same fields as in a PersistentVolumeClaim\\nare also valid here."
-       }
-      },
-      "required": [
-       "spec"
-      ],
-      "type": "object"
+      "$known": "V1PersistentVolumeClaimTemplate",
+      "description": "Will be used to create a stand-alone PVC to provision the volume.\\nThe pod in which this EphemeralVolumeSource is embedded will be the\\nowner of the PVC, i.e. the PVC will be deleted together with the\\npod.  The name of the PVC will be \`<pod name>-<volume name>\` where\\n\`<volume name>\` is the name from the \`PodSpec.Volumes\` array\\nentry. Pod validation will reject the pod if the concatenated name\\nis not valid for a PVC (for example, too long).\\n\\nAn existing PVC with that name that is not owned by the pod\\nwill *not* be used for the pod to avoid using an unrelated\\nvolume by mistake. Starting the pod is then blocked until\\nthe unrelated PVC is removed. If such a pre-created PVC is\\nmeant to be used by the pod, the PVC has to updated with an\\nowner reference to the pod once the pod exists. Normally\\nthis should not be necessary, but it may be useful when\\nmanually reconstructing a broken cluster.\\n\\nThis field is read-only and no changes will be made by Kubernetes\\nto the PVC after it has been created.\\n\\nRequired, must not be nil."
      }
     },
     "type": "object"
@@ -4132,21 +4403,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "hostPath": {
-    "description": "hostPath represents a pre-existing file or directory on the host\\nmachine that is directly exposed to the container. This is generally\\nused for system agents or other privileged things that are allowed\\nto see the host machine. Most containers will NOT need this.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
-    "properties": {
-     "path": {
-      "description": "path of the directory on the host.\\nIf the path is a symlink, it will follow the link to the real path.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
-      "type": "string"
-     },
-     "type": {
-      "description": "type for HostPath Volume\\nDefaults to \\"\\"\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
-      "type": "string"
-     }
-    },
-    "required": [
-     "path"
-    ],
-    "type": "object"
+    "$known": "V1HostPathVolumeSource",
+    "description": "hostPath represents a pre-existing file or directory on the host\\nmachine that is directly exposed to the container. This is generally\\nused for system agents or other privileged things that are allowed\\nto see the host machine. Most containers will NOT need this.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"
    },
    "image": {
     "description": "image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.\\nThe volume is resolved at pod startup depending on which PullPolicy value is provided:\\n\\n- Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.\\n- Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.\\n- IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\\n\\nThe volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation.\\nA failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message.\\nThe types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field.\\nThe OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images.\\nThe volume will be mounted read-only (ro).\\nSub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33.\\nThe field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.",
@@ -4250,21 +4508,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "persistentVolumeClaim": {
-    "description": "persistentVolumeClaimVolumeSource represents a reference to a\\nPersistentVolumeClaim in the same namespace.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
-    "properties": {
-     "claimName": {
-      "description": "claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly Will force the ReadOnly setting in VolumeMounts.\\nDefault false.",
-      "type": "boolean"
-     }
-    },
-    "required": [
-     "claimName"
-    ],
-    "type": "object"
+    "$known": "V1PersistentVolumeClaimVolumeSource",
+    "description": "persistentVolumeClaimVolumeSource represents a reference to a\\nPersistentVolumeClaim in the same namespace.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
    },
    "photonPersistentDisk": {
     "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.\\nDeprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.",
@@ -4305,320 +4550,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "projected": {
-    "description": "projected items for all in one resources secrets, configmaps, and downward API",
-    "properties": {
-     "defaultMode": {
-      "description": "defaultMode are the mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "defaultUser": {
-      "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-      "format": "int64",
-      "type": "integer"
-     },
-     "sources": {
-      "description": "sources is the list of volume projections. Each entry in this list\\nhandles one source.",
-      "items": {
-       "description": "Projection that may be projected along with other supported volume types.\\nExactly one of these fields must be set.",
-       "properties": {
-        "clusterTrustBundle": {
-         "description": "ClusterTrustBundle allows a pod to access the \`.spec.trustBundle\` field\\nof ClusterTrustBundle objects in an auto-updating file.\\n\\nAlpha, gated by the ClusterTrustBundleProjection feature gate.\\n\\nClusterTrustBundle objects can either be selected by name, or by the\\ncombination of signer name and a label selector.\\n\\nKubelet performs aggressive normalization of the PEM contents written\\ninto the pod filesystem.  Esoteric PEM features such as inter-block\\ncomments and block headers are stripped.  Certificates are deduplicated.\\nThe ordering of certificates within the file is arbitrary, and Kubelet\\nmay change the order over time.",
-         "properties": {
-          "labelSelector": {
-           "$known": "V1LabelSelector",
-           "description": "Select all ClusterTrustBundles that match this label selector.  Only has\\neffect if signerName is set.  Mutually-exclusive with name.  If unset,\\ninterpreted as \\"match nothing\\".  If set but empty, interpreted as \\"match\\neverything\\"."
-          },
-          "name": {
-           "description": "Select a single ClusterTrustBundle by object name.  Mutually-exclusive\\nwith signerName and labelSelector.",
-           "type": "string"
-          },
-          "optional": {
-           "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s)\\naren't available.  If using name, then the named ClusterTrustBundle is\\nallowed not to exist.  If using signerName, then the combination of\\nsignerName and labelSelector is allowed to match zero\\nClusterTrustBundles.",
-           "type": "boolean"
-          },
-          "path": {
-           "description": "Relative path from the volume root to write the bundle.",
-           "type": "string"
-          },
-          "signerName": {
-           "description": "Select all ClusterTrustBundles that match this signer name.\\nMutually-exclusive with name.  The contents of all selected\\nClusterTrustBundles will be unified and deduplicated.",
-           "type": "string"
-          },
-          "user": {
-           "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-           "format": "int64",
-           "type": "integer"
-          }
-         },
-         "required": [
-          "path"
-         ],
-         "type": "object"
-        },
-        "configMap": {
-         "description": "configMap information about the configMap data to project",
-         "properties": {
-          "items": {
-           "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-           "items": {
-            "description": "Maps a string key to a path within a volume.",
-            "properties": {
-             "key": {
-              "description": "key is the key to project.",
-              "type": "string"
-             },
-             "mode": {
-              "description": "mode is Optional: mode bits used to set permissions on this file.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-              "format": "int32",
-              "type": "integer"
-             },
-             "path": {
-              "description": "path is the relative path of the file to map the key to.\\nMay not be an absolute path.\\nMay not contain the path element '..'.\\nMay not start with the string '..'.",
-              "type": "string"
-             },
-             "user": {
-              "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-              "format": "int64",
-              "type": "integer"
-             }
-            },
-            "required": [
-             "key",
-             "path"
-            ],
-            "type": "object"
-           },
-           "type": "array",
-           "x-kubernetes-list-type": "atomic"
-          },
-          "name": {
-           "default": "",
-           "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-           "type": "string"
-          },
-          "optional": {
-           "description": "optional specify whether the ConfigMap or its keys must be defined",
-           "type": "boolean"
-          }
-         },
-         "type": "object",
-         "x-kubernetes-map-type": "atomic"
-        },
-        "downwardAPI": {
-         "description": "downwardAPI information about the downwardAPI data to project",
-         "properties": {
-          "items": {
-           "description": "Items is a list of DownwardAPIVolume file",
-           "items": {
-            "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
-            "properties": {
-             "fieldRef": {
-              "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.",
-              "properties": {
-               "apiVersion": {
-                "description": "Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".",
-                "type": "string"
-               },
-               "fieldPath": {
-                "description": "Path of the field to select in the specified API version.",
-                "type": "string"
-               }
-              },
-              "required": [
-               "fieldPath"
-              ],
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
-             },
-             "mode": {
-              "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-              "format": "int32",
-              "type": "integer"
-             },
-             "path": {
-              "description": "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
-              "type": "string"
-             },
-             "resourceFieldRef": {
-              "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported.",
-              "properties": {
-               "containerName": {
-                "description": "Container name: required for volumes, optional for env vars",
-                "type": "string"
-               },
-               "divisor": {
-                "anyOf": [
-                 {
-                  "type": "integer"
-                 },
-                 {
-                  "type": "string"
-                 }
-                ],
-                "description": "Specifies the output format of the exposed resources, defaults to \\"1\\"",
-                "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-                "x-kubernetes-int-or-string": true
-               },
-               "resource": {
-                "description": "Required: resource to select",
-                "type": "string"
-               }
-              },
-              "required": [
-               "resource"
-              ],
-              "type": "object",
-              "x-kubernetes-map-type": "atomic"
-             },
-             "user": {
-              "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-              "format": "int64",
-              "type": "integer"
-             }
-            },
-            "required": [
-             "path"
-            ],
-            "type": "object"
-           },
-           "type": "array",
-           "x-kubernetes-list-type": "atomic"
-          }
-         },
-         "type": "object"
-        },
-        "podCertificate": {
-         "description": "Projects an auto-rotating credential bundle (private key and certificate\\nchain) that the pod can use either as a TLS client or server.\\n\\nKubelet generates a private key and uses it to send a\\nPodCertificateRequest to the named signer.  Once the signer approves the\\nrequest and issues a certificate chain, Kubelet writes the key and\\ncertificate chain to the pod filesystem.  The pod does not start until\\ncertificates have been issued for each podCertificate projected volume\\nsource in its spec.\\n\\nKubelet will begin trying to rotate the certificate at the time indicated\\nby the signer using the PodCertificateRequest.Status.BeginRefreshAt\\ntimestamp.\\n\\nKubelet can write a single file, indicated by the credentialBundlePath\\nfield, or separate files, indicated by the keyPath and\\ncertificateChainPath fields.\\n\\nThe credential bundle is a single file in PEM format.  The first PEM\\nentry is the private key (in PKCS#8 format), and the remaining PEM\\nentries are the certificate chain issued by the signer (typically,\\nsigners will return their certificate chain in leaf-to-root order).\\n\\nPrefer using the credential bundle format, since your application code\\ncan read it atomically.  If you use keyPath and certificateChainPath,\\nyour application must make two separate file reads. If these coincide\\nwith a certificate rotation, it is possible that the private key and leaf\\ncertificate you read may not correspond to each other.  Your application\\nwill need to check for this condition, and re-read until they are\\nconsistent.\\n\\nThe named signer controls chooses the format of the certificate it\\nissues; consult the signer implementation's documentation to learn how to\\nuse the certificates it issues.",
-         "properties": {
-          "certificateChainPath": {
-           "description": "Write the certificate chain at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
-           "type": "string"
-          },
-          "credentialBundlePath": {
-           "description": "Write the credential bundle at this path in the projected volume.\\n\\nThe credential bundle is a single file that contains multiple PEM blocks.\\nThe first PEM block is a PRIVATE KEY block, containing a PKCS#8 private\\nkey.\\n\\nThe remaining blocks are CERTIFICATE blocks, containing the issued\\ncertificate chain from the signer (leaf and any intermediates).\\n\\nUsing credentialBundlePath lets your Pod's application code make a single\\natomic read that retrieves a consistent key and certificate chain.  If you\\nproject them to separate files, your application code will need to\\nadditionally check that the leaf certificate was issued to the key.",
-           "type": "string"
-          },
-          "keyPath": {
-           "description": "Write the key at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
-           "type": "string"
-          },
-          "keyType": {
-           "description": "The type of keypair Kubelet will generate for the pod.\\n\\nValid values are \\"RSA3072\\", \\"RSA4096\\", \\"ECDSAP256\\", \\"ECDSAP384\\",\\n\\"ECDSAP521\\", and \\"ED25519\\".",
-           "type": "string"
-          },
-          "maxExpirationSeconds": {
-           "description": "maxExpirationSeconds is the maximum lifetime permitted for the\\ncertificate.\\n\\nKubelet copies this value verbatim into the PodCertificateRequests it\\ngenerates for this projection.\\n\\nIf omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver\\nwill reject values shorter than 3600 (1 hour).  The maximum allowable\\nvalue is 7862400 (91 days).\\n\\nThe signer implementation is then free to issue a certificate with any\\nlifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600\\nseconds (1 hour).  This constraint is enforced by kube-apiserver.\\n\`kubernetes.io\` signers will never issue certificates with a lifetime\\nlonger than 24 hours.",
-           "format": "int32",
-           "type": "integer"
-          },
-          "signerName": {
-           "description": "Kubelet's generated CSRs will be addressed to this signer.",
-           "type": "string"
-          },
-          "user": {
-           "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-           "format": "int64",
-           "type": "integer"
-          },
-          "userAnnotations": {
-           "additionalProperties": {
-            "type": "string"
-           },
-           "description": "userAnnotations allow pod authors to pass additional information to\\nthe signer implementation.  Kubernetes does not restrict or validate this\\nmetadata in any way.\\n\\nThese values are copied verbatim into the \`spec.unverifiedUserAnnotations\` field of\\nthe PodCertificateRequest objects that Kubelet creates.\\n\\nEntries are subject to the same validation as object metadata annotations,\\nwith the addition that all keys must be domain-prefixed. No restrictions\\nare placed on values, except an overall size limitation on the entire field.\\n\\nSigners should document the keys and values they support. Signers should\\ndeny requests that contain keys they do not recognize.",
-           "type": "object"
-          }
-         },
-         "required": [
-          "keyType",
-          "signerName"
-         ],
-         "type": "object"
-        },
-        "secret": {
-         "description": "secret information about the secret data to project",
-         "properties": {
-          "items": {
-           "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-           "items": {
-            "description": "Maps a string key to a path within a volume.",
-            "properties": {
-             "key": {
-              "description": "key is the key to project.",
-              "type": "string"
-             },
-             "mode": {
-              "description": "mode is Optional: mode bits used to set permissions on this file.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-              "format": "int32",
-              "type": "integer"
-             },
-             "path": {
-              "description": "path is the relative path of the file to map the key to.\\nMay not be an absolute path.\\nMay not contain the path element '..'.\\nMay not start with the string '..'.",
-              "type": "string"
-             },
-             "user": {
-              "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-              "format": "int64",
-              "type": "integer"
-             }
-            },
-            "required": [
-             "key",
-             "path"
-            ],
-            "type": "object"
-           },
-           "type": "array",
-           "x-kubernetes-list-type": "atomic"
-          },
-          "name": {
-           "default": "",
-           "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-           "type": "string"
-          },
-          "optional": {
-           "description": "optional field specify whether the Secret or its key must be defined",
-           "type": "boolean"
-          }
-         },
-         "type": "object",
-         "x-kubernetes-map-type": "atomic"
-        },
-        "serviceAccountToken": {
-         "description": "serviceAccountToken is information about the serviceAccountToken data to project",
-         "properties": {
-          "audience": {
-           "description": "audience is the intended audience of the token. A recipient of a token\\nmust identify itself with an identifier specified in the audience of the\\ntoken, and otherwise should reject the token. The audience defaults to the\\nidentifier of the apiserver.",
-           "type": "string"
-          },
-          "expirationSeconds": {
-           "description": "expirationSeconds is the requested duration of validity of the service\\naccount token. As the token approaches expiration, the kubelet volume\\nplugin will proactively rotate the service account token. The kubelet will\\nstart trying to rotate the token if the token is older than 80 percent of\\nits time to live or if the token is older than 24 hours.Defaults to 1 hour\\nand must be at least 10 minutes.",
-           "format": "int64",
-           "type": "integer"
-          },
-          "path": {
-           "description": "path is the path relative to the mount point of the file to project the\\ntoken into.",
-           "type": "string"
-          },
-          "user": {
-           "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-           "format": "int64",
-           "type": "integer"
-          }
-         },
-         "required": [
-          "path"
-         ],
-         "type": "object"
-        }
-       },
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1ProjectedVolumeSource",
+    "description": "projected items for all in one resources secrets, configmaps, and downward API"
    },
    "quobyte": {
     "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime.\\nDeprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.",
@@ -4757,61 +4690,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    },
    "secret": {
-    "description": "secret represents a secret that should populate this volume.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret",
-    "properties": {
-     "defaultMode": {
-      "description": "defaultMode is Optional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values\\nfor mode bits. Defaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "defaultUser": {
-      "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-      "format": "int64",
-      "type": "integer"
-     },
-     "items": {
-      "description": "items If unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-      "items": {
-       "description": "Maps a string key to a path within a volume.",
-       "properties": {
-        "key": {
-         "description": "key is the key to project.",
-         "type": "string"
-        },
-        "mode": {
-         "description": "mode is Optional: mode bits used to set permissions on this file.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-         "format": "int32",
-         "type": "integer"
-        },
-        "path": {
-         "description": "path is the relative path of the file to map the key to.\\nMay not be an absolute path.\\nMay not contain the path element '..'.\\nMay not start with the string '..'.",
-         "type": "string"
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        }
-       },
-       "required": [
-        "key",
-        "path"
-       ],
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "optional": {
-      "description": "optional field specify whether the Secret or its keys must be defined",
-      "type": "boolean"
-     },
-     "secretName": {
-      "description": "secretName is the name of the secret in the pod's namespace to use.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1SecretVolumeSource",
+    "description": "secret represents a secret that should populate this volume.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret"
    },
    "storageos": {
     "description": "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.\\nDeprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.",
@@ -4913,6 +4793,25 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "mountPath",
    "name"
+  ],
+  "type": "object"
+ },
+ "V1WeightedPodAffinityTerm": {
+  "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)",
+  "properties": {
+   "podAffinityTerm": {
+    "$known": "V1PodAffinityTerm",
+    "description": "Required. A pod affinity term, associated with the corresponding weight."
+   },
+   "weight": {
+    "description": "weight associated with matching the corresponding podAffinityTerm,\\nin the range 1-100.",
+    "format": "int32",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "podAffinityTerm",
+   "weight"
   ],
   "type": "object"
  }
