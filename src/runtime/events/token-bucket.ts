@@ -1,0 +1,31 @@
+import type { Clock } from '../clock/clock.ts';
+
+/**
+ * A token bucket that drops instead of waiting: `tryTake` takes a token when one is left and says
+ * whether it did, as client-go's passive rate limiter (TryAccept).
+ */
+export class TokenBucket {
+  readonly #burst: number;
+  readonly #msPerToken: number;
+  readonly #clock: Clock;
+  #tokens: number;
+  #updatedAt: number;
+
+  /** Starts full: `burst` tokens, refilled at one per `msPerToken`. */
+  constructor(burst: number, msPerToken: number, clock: Clock) {
+    this.#burst = burst;
+    this.#msPerToken = msPerToken;
+    this.#clock = clock;
+    this.#tokens = burst;
+    this.#updatedAt = clock.now();
+  }
+
+  tryTake(): boolean {
+    const now = this.#clock.now();
+    this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#updatedAt) / this.#msPerToken);
+    this.#updatedAt = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+}
