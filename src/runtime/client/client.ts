@@ -24,6 +24,11 @@ export interface ClientOptions {
   readonly transport?: Transport;
   /** When given, get and list read from it (read-your-writes included). Default: none, reads go to the API server. */
   readonly cache?: CacheReader;
+  /**
+   * Kinds read from the API server even with a cache, so that no informer holds them all (Secrets,
+   * say), as controller-runtime's Cache.DisableFor. Default: none.
+   */
+  readonly uncachedKinds?: readonly Kind[];
   /** The field manager of every write. Default: `tsoperator`. */
   readonly fieldManager?: string;
   /** Where writes look up an object's kind. Default: `kindRegistry`. */
@@ -64,6 +69,7 @@ export class Client implements Reader {
   readonly #transport: Transport;
   readonly #api: ApiReader;
   readonly #cache: CacheReader | undefined;
+  readonly #uncached: ReadonlySet<Kind>;
   readonly #fieldManager: string;
   readonly #kinds: KindRegistry;
   readonly #readYourWritesTimeoutMs: number;
@@ -75,6 +81,7 @@ export class Client implements Reader {
     this.#transport = transport;
     this.#api = new ApiReader(transport);
     this.#cache = options.cache;
+    this.#uncached = new Set(options.uncachedKinds ?? []);
     this.#fieldManager = options.fieldManager ?? 'tsoperator';
     this.#kinds = options.kinds ?? kindRegistry;
     this.#readYourWritesTimeoutMs = options.readYourWritesTimeoutMs ?? 2000;
@@ -167,7 +174,7 @@ export class Client implements Reader {
   }
 
   async #reader(kind: Kind, key: ObjectKey | undefined, signal: AbortSignal | undefined): Promise<Reader> {
-    if (!this.#cache) return this.#api;
+    if (!this.#cache || this.#uncached.has(kind)) return this.#api;
     const fresh = await this.#cache.waitForWrites(kind, key, this.#readYourWritesTimeoutMs, signal);
     return fresh ? this.#cache : this.#api;
   }

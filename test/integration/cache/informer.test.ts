@@ -9,7 +9,7 @@ import { startEnvironment, type Environment } from '../../../src/envtest/index.t
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import { ConfigMapKind, NamespaceKind, PodKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind, NamespaceKind, PodKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
@@ -272,7 +272,7 @@ describe('informer cache against a real API server', () => {
 
   it('reads its own writes through the cache, every time', async () => {
     const ns = await namespace();
-    const { cache } = await startedCache({ namespaces: [ns] });
+    const { cache, transport } = await startedCache({ namespaces: [ns] });
     const client = newClient({ kubeConfig: env.kubeConfig, cache });
     const key = { namespace: ns, name: 'ryw' };
     assert.equal(await client.get(ConfigMapKind, key), undefined);
@@ -291,6 +291,13 @@ describe('informer cache against a real API server', () => {
       listed.items.map((c) => c.data?.['n']),
       ['200'],
     );
+    const direct = await client.direct().get(ConfigMapKind, key);
+    assert.equal(direct?.metadata?.resourceVersion, current.metadata?.resourceVersion);
+    const uncached = newClient({ kubeConfig: env.kubeConfig, cache, uncachedKinds: [SecretKind] });
+    await uncached.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns } });
+    assert.ok(await uncached.get(SecretKind, { namespace: ns, name: 's' }));
+    assert.equal(transport.lists.get(resourcePath(SecretKind, ns)), undefined, 'no informer lists secrets');
+    assert.equal(transport.watches.get(resourcePath(SecretKind, ns)), undefined, 'nor watches them');
     for (let i = 0; i < 50; i++) {
       await client.create(configMap(ns, `item-${i}`));
       assert.ok(
