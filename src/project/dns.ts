@@ -11,36 +11,29 @@ const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Why `value` is not a DNS-1123 label (`my-name`): lower-case alphanumerics and '-', at most 63. */
 export function dns1123LabelProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (value.length > LABEL_MAX) problems.push(`must be no more than ${LABEL_MAX} characters`);
-  if (!DNS1123_LABEL.test(value)) {
-    problems.push(
-      "must consist of lower-case letters, digits and '-', and start and end with a letter or digit",
-    );
-  }
-  return problems;
+  return problems(value, LABEL_MAX, DNS1123_LABEL.test(value), [
+    "must consist of lower-case letters, digits and '-', and start and end with a letter or digit",
+  ]);
 }
 
 /** Why `value` is not a DNS-1123 subdomain (`example.org`): dot-separated labels, at most 253. */
 export function dns1123SubdomainProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (value.length > SUBDOMAIN_MAX) problems.push(`must be no more than ${SUBDOMAIN_MAX} characters`);
-  if (value.split('.').some((label) => !DNS1123_LABEL.test(label))) {
-    problems.push(
-      "must consist of lower-case letters, digits, '-' and '.', and each dot-separated part must start and end with a letter or digit",
-    );
-  }
-  return problems;
+  const fits = value.split('.').every((label) => DNS1123_LABEL.test(label));
+  return problems(value, SUBDOMAIN_MAX, fits, [
+    "must consist of lower-case letters, digits, '-' and '.', and each dot-separated part must start and end with a letter or digit",
+  ]);
 }
 
 /** Why `value` is not a DNS-1035 label (`webapps`): a DNS-1123 label that starts with a letter. */
 export function dns1035LabelProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (value.length > LABEL_MAX) problems.push(`must be no more than ${LABEL_MAX} characters`);
-  if (!DNS1035_LABEL.test(value)) {
-    problems.push(
-      "must consist of lower-case letters, digits and '-', start with a letter and end with a letter or digit",
-    );
-  }
-  return problems;
+  return problems(value, LABEL_MAX, DNS1035_LABEL.test(value), [
+    "must consist of lower-case letters, digits and '-', start with a letter and end with a letter or digit",
+  ]);
+}
+
+function problems(value: string, max: number, fitsShape: boolean, shapeProblem: readonly string[]): string[] {
+  return [
+    ...(value.length > max ? [`must be no more than ${max} characters`] : []),
+    ...(fitsShape ? [] : shapeProblem),
+  ];
 }

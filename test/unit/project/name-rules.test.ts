@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UsageError } from '../../../src/errors.ts';
 import {
   validateDomain,
   validateGroup,
@@ -10,14 +9,7 @@ import {
   validateQualifiedGroup,
   validateVersion,
 } from '../../../src/project/name-rules.ts';
-
-function usageErrorMatching(pattern: RegExp): (err: unknown) => boolean {
-  return (err) => {
-    assert.ok(err instanceof UsageError, `expected a UsageError, got ${String(err)}`);
-    assert.match(err.message, pattern);
-    return true;
-  };
-}
+import { usageErrorMatching } from '../../support/usage-error.ts';
 
 test('valid names pass', () => {
   validateDomain('example.org');

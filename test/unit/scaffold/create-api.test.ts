@@ -2,24 +2,16 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { UsageError } from '../../../src/errors.ts';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { planApi } from '../../../src/scaffold/api/plan-api.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
+import { usageErrorMatching } from '../../support/usage-error.ts';
 import {
   createApi,
   emptyProjectFolder,
   inEmptyProjectFolder,
   initProject,
 } from '../../support/scaffold-project.ts';
-
-function usageError(pattern: RegExp): (err: unknown) => boolean {
-  return (err) => {
-    assert.ok(err instanceof UsageError, `a UsageError, not ${String(err)}`);
-    assert.match(err.message, pattern);
-    return true;
-  };
-}
 
 describe('create api in a single-group project', () => {
   let dir = '';
@@ -83,7 +75,9 @@ describe('create api in a single-group project', () => {
     const before = await snapshotFolder(dir);
     await assert.rejects(
       planApi({ dir, group: 'demo', version: 'v1', kind: 'WebApp' }),
-      usageError(/^kind WebApp already exists in group demo v1; re-run with --force to regenerate its files/),
+      usageErrorMatching(
+        /^kind WebApp already exists in group demo v1; re-run with --force to regenerate its files/,
+      ),
     );
     assert.deepEqual(await snapshotFolder(dir), before);
   });
@@ -122,7 +116,7 @@ describe('create api in a single-group project', () => {
     const before = await snapshotFolder(dir);
     await assert.rejects(
       planApi({ dir, group: 'ops', kind: 'Backup' }),
-      usageError(
+      usageErrorMatching(
         /^group ops would be a second group in a project that has group demo: re-run with --multigroup/,
       ),
     );
@@ -145,7 +139,7 @@ describe('create api in a single-group project', () => {
   test('with several groups, --kind alone asks for --group', async () => {
     await assert.rejects(
       planApi({ dir, kind: 'Cache' }),
-      usageError(/^the project has several groups \(demo, ops\): say which one with --group/),
+      usageErrorMatching(/^the project has several groups \(demo, ops\): say which one with --group/),
     );
   });
 });
@@ -193,7 +187,7 @@ describe('create api for a Kubernetes kind', () => {
       );
       await assert.rejects(
         planApi({ dir, group: 'apps', version: 'v1', kind: 'StatefulSet', resource: true }),
-        usageError(
+        usageErrorMatching(
           /^apps\/StatefulSet is a Kubernetes kind: tsoperator makes a controller for it but no types; drop --resource/,
         ),
       );
@@ -221,7 +215,7 @@ describe('create api names', () => {
   ];
   for (const { args, error } of CASES) {
     test(`refuses ${JSON.stringify(args)}`, async () => {
-      await assert.rejects(planApi({ dir, ...args }), usageError(error));
+      await assert.rejects(planApi({ dir, ...args }), usageErrorMatching(error));
     });
   }
 
@@ -238,7 +232,7 @@ describe('create api names', () => {
   test('--no-resource for a kind without types is refused: its controller would not build', async () => {
     await assert.rejects(
       planApi({ dir, group: 'demo', kind: 'Queue', resource: false }),
-      usageError(
+      usageErrorMatching(
         /^src\/api\/v1\/queue\.types\.ts does not exist, and a controller needs the kind's types: drop --no-resource/,
       ),
     );
