@@ -14,13 +14,20 @@ const BEST_WIDTH = 80;
  * writeYaml({ kind: 'List', items: [] }); // 'items: []\nkind: List\n'
  */
 export function writeYaml(value: YamlValue): string {
-  return `${block(value, 0).join('\n')}\n`;
+  const lines: string[] = [];
+  writeBlock(value, 0, lines);
+  return `${lines.join('\n')}\n`;
 }
 
-function block(value: YamlValue, indent: number): string[] {
-  if (Array.isArray(value)) return sequence(value as readonly YamlValue[], indent);
-  if (isMapping(value)) return mapping(value, indent);
-  return [' '.repeat(indent) + scalarLines(value, indent, indent).join('\n')];
+/**
+ * Appends the lines of `value` to `out`. One array serves the whole document: nested blocks
+ * returned as arrays and copied into their parents' cost time in proportion to depth, and a pod
+ * template is twenty levels deep.
+ */
+function writeBlock(value: YamlValue, indent: number, out: string[]): void {
+  if (Array.isArray(value)) writeSequence(value as readonly YamlValue[], indent, out);
+  else if (isMapping(value)) writeMapping(value, indent, out);
+  else out.push(' '.repeat(indent) + scalarLines(value, indent, indent).join('\n'));
 }
 
 function isMapping(value: YamlValue): value is { readonly [key: string]: YamlValue | undefined } {
@@ -35,40 +42,48 @@ function entries(value: { readonly [key: string]: YamlValue | undefined }): [str
 
 function isEmptyCollection(value: YamlValue): boolean {
   if (Array.isArray(value)) return value.length === 0;
-  // Checked without sorting: this runs on every nested value, sorting is for writing.
-  return isMapping(value) && Object.values(value).every((child) => child === undefined);
+  if (!isMapping(value)) return false;
+  // Checked without sorting or copying: this runs on every nested value.
+  for (const key in value) if (value[key] !== undefined) return false;
+  return true;
 }
 
-function mapping(value: { readonly [key: string]: YamlValue | undefined }, indent: number): string[] {
+function writeMapping(
+  value: { readonly [key: string]: YamlValue | undefined },
+  indent: number,
+  out: string[],
+): void {
   const pad = ' '.repeat(indent);
-  const lines: string[] = [];
   for (const [key, child] of entries(value)) {
     const head = `${pad}${keyText(key)}:`;
-    if (isEmptyCollection(child)) lines.push(`${head} ${Array.isArray(child) ? '[]' : '{}'}`);
-    else if (Array.isArray(child)) lines.push(head, ...sequence(child as readonly YamlValue[], indent));
-    else if (isMapping(child)) lines.push(head, ...mapping(child, indent + 2));
-    else {
+    if (isEmptyCollection(child)) out.push(`${head} ${Array.isArray(child) ? '[]' : '{}'}`);
+    else if (Array.isArray(child)) {
+      out.push(head);
+      writeSequence(child as readonly YamlValue[], indent, out);
+    } else if (isMapping(child)) {
+      out.push(head);
+      writeMapping(child, indent + 2, out);
+    } else {
       const [first = '', ...rest] = scalarLines(child, indent + 2, head.length + 1);
-      lines.push(`${head} ${first}`, ...rest);
+      out.push(`${head} ${first}`, ...rest);
     }
   }
-  return lines;
 }
 
-function sequence(items: readonly YamlValue[], indent: number): string[] {
+function writeSequence(items: readonly YamlValue[], indent: number, out: string[]): void {
   const pad = ' '.repeat(indent);
-  const lines: string[] = [];
   for (const item of items) {
-    if (isEmptyCollection(item)) lines.push(`${pad}- ${Array.isArray(item) ? '[]' : '{}'}`);
+    if (isEmptyCollection(item)) out.push(`${pad}- ${Array.isArray(item) ? '[]' : '{}'}`);
     else if (Array.isArray(item) || isMapping(item)) {
-      const [first = '', ...rest] = block(item, indent + 2);
-      lines.push(`${pad}- ${first.slice(indent + 2)}`, ...rest);
+      // The item's first line carries the dash, in place of its indentation.
+      const first = out.length;
+      writeBlock(item, indent + 2, out);
+      out[first] = `${pad}- ${(out[first] ?? '').slice(indent + 2)}`;
     } else {
       const [first = '', ...rest] = scalarLines(item, indent + 2, indent + 2);
-      lines.push(`${pad}- ${first}`, ...rest);
+      out.push(`${pad}- ${first}`, ...rest);
     }
   }
-  return lines;
 }
 
 function keyText(key: string): string {
