@@ -122,3 +122,10 @@ export { type Handler } from './handler/handler.ts';
 export { enqueueForObject } from './handler/enqueue-for-object.ts';
 export { enqueueForOwner, type EnqueueForOwnerOptions } from './handler/enqueue-for-owner.ts';
 export { enqueueFromMap } from './handler/enqueue-from-map.ts';
+/** Create or bring up to date: read, mutate, then create / update / patch only what changed. */
+export { createOrUpdate, createOrPatch } from './controllerutil/create-or-update.ts';
+export {
+  type OperationResult,
+  type MutationOutcome,
+  type MutateFn,
+} from './controllerutil/operation-result.ts';

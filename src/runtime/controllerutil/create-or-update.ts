@@ -1,0 +1,95 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '../client/client.ts';
+import type { Kind } from '../client/kind.ts';
+import { objectRef, type ObjectKey } from '../client/object-key.ts';
+import { mergePatchFrom } from '../client/patch.ts';
+import type { MutateFn, MutationOutcome } from './operation-result.ts';
+
+/**
+ * Reads the object, lets `mutate` set its desired state, and creates it when missing or updates it
+ * when `mutate` changed it, as controller-runtime's CreateOrUpdate. An update sends the whole
+ * object with its resourceVersion, so a concurrent change fails with a Conflict (retry the
+ * reconcile) instead of being overwritten.
+ *
+ * @example
+ * ```ts
+ * const { object: deploy, operation } = await createOrUpdate(client, DeploymentKind, { namespace, name }, (d) => {
+ *   setControllerReference(app, d);
+ *   d.spec = deploymentSpecFor(app);
+ * });
+ * ```
+ */
+export async function createOrUpdate<T extends KubernetesObject>(
+  client: Client,
+  kind: Kind<T>,
+  key: ObjectKey,
+  mutate: MutateFn<T>,
+): Promise<MutationOutcome<T>> {
+  const existing = await client.get(kind, key);
+  if (!existing) {
+    const fresh = objectRef(kind, key);
+    await mutateChecked(fresh, key, mutate);
+    return { object: await client.create(fresh), operation: 'created' };
+  }
+  const desired = structuredClone(existing);
+  await mutateChecked(desired, key, mutate);
+  if (isDeepStrictEqual(existing, desired)) return { object: existing, operation: 'unchanged' };
+  return { object: await client.update(desired), operation: 'updated' };
+}
+
+/**
+ * As {@link createOrUpdate}, but changes go out as merge patches: one for the object and, when
+ * `mutate` changed `status`, one for the status subresource, as controller-runtime's
+ * CreateOrPatch. A patch touches only what changed, so fields set by others are kept.
+ */
+export async function createOrPatch<T extends KubernetesObject & { status?: unknown }>(
+  client: Client,
+  kind: Kind<T>,
+  key: ObjectKey,
+  mutate: MutateFn<T>,
+): Promise<MutationOutcome<T>> {
+  const existing = await client.get(kind, key);
+  if (!existing) {
+    const fresh = objectRef(kind, key);
+    await mutateChecked(fresh, key, mutate);
+    const { status, ...withoutStatus } = fresh;
+    let created = await client.create(withoutStatus as T);
+    // The API server ignores status on create; write it through the subresource.
+    if (status !== undefined) created = await client.status().patch(created, mergePatchFrom({}, { status }));
+    return { object: created, operation: 'created' };
+  }
+  const desired = structuredClone(existing);
+  await mutateChecked(desired, key, mutate);
+  const { status: oldStatus, ...oldRest } = existing;
+  const { status: newStatus, ...newRest } = desired;
+  const specChanged = !isDeepStrictEqual(oldRest, newRest);
+  const statusChanged = !isDeepStrictEqual(oldStatus, newStatus);
+  let object = existing;
+  if (specChanged) object = await client.patch(existing, mergePatchFrom(oldRest, newRest));
+  if (statusChanged)
+    object = await client
+      .status()
+      .patch(object, mergePatchFrom({ status: oldStatus }, { status: newStatus }));
+  return { object, operation: operationOf(specChanged, statusChanged) };
+}
+
+function operationOf(specChanged: boolean, statusChanged: boolean): MutationOutcome<unknown>['operation'] {
+  if (specChanged && statusChanged) return 'updatedStatus';
+  if (specChanged) return 'updated';
+  return statusChanged ? 'updatedStatusOnly' : 'unchanged';
+}
+
+async function mutateChecked<T extends KubernetesObject>(
+  obj: T,
+  key: ObjectKey,
+  mutate: MutateFn<T>,
+): Promise<void> {
+  await mutate(obj);
+  const namespace = obj.metadata?.namespace ?? '';
+  if (obj.metadata?.name !== key.name || namespace !== (key.namespace ?? namespace)) {
+    throw new Error(
+      `the mutate function changed the object's name or namespace (want ${key.namespace ?? ''}/${key.name}); set them through the key instead`,
+    );
+  }
+}

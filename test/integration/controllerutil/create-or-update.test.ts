@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { createOrPatch, createOrUpdate } from '../../../src/runtime/controllerutil/create-or-update.ts';
+import { WidgetKind, widgetsCrd } from '../controller/support.ts';
+
+describe('createOrUpdate and createOrPatch', () => {
+  let env: Environment;
+  let client: Client;
+  before(async () => {
+    env = await startEnvironment({ crdPaths: [widgetsCrd] });
+    client = newClient({ kubeConfig: env.kubeConfig });
+  });
+  after(() => env.stop());
+
+  it('creates, then updates only when the mutate function changed something', async () => {
+    const key = { namespace: 'default', name: 'settings' };
+    let mode = 'on';
+    const mutate = (cm: { data?: Record<string, string> }): void => {
+      cm.data = { mode };
+    };
+    const created = await createOrUpdate(client, ConfigMapKind, key, mutate);
+    assert.equal(created.operation, 'created');
+    assert.deepEqual(created.object.data, { mode: 'on' });
+
+    const again = await createOrUpdate(client, ConfigMapKind, key, mutate);
+    assert.equal(again.operation, 'unchanged');
+    assert.equal(again.object.metadata?.resourceVersion, created.object.metadata?.resourceVersion);
+
+    mode = 'off';
+    const updated = await createOrUpdate(client, ConfigMapKind, key, mutate);
+    assert.equal(updated.operation, 'updated');
+    assert.deepEqual((await client.get(ConfigMapKind, key))?.data, { mode: 'off' });
+  });
+
+  it('refuses a mutate function that renames the object', async () => {
+    await assert.rejects(
+      createOrUpdate(client, ConfigMapKind, { namespace: 'default', name: 'fixed' }, (cm) => {
+        cm.metadata = { ...cm.metadata, name: 'other' };
+      }),
+      /changed the object's name or namespace/,
+    );
+  });
+
+  it('patches the object and its status separately, and says which changed', async () => {
+    const key = { namespace: 'default', name: 'patched' };
+    let size = 1;
+    let reconciles = 1;
+    const mutate = (w: { spec?: { size?: number }; status?: { reconciles?: number } }): void => {
+      w.spec = { ...w.spec, size };
+      w.status = { ...w.status, reconciles };
+    };
+    const created = await createOrPatch(client, WidgetKind, key, mutate);
+    assert.equal(created.operation, 'created');
+    assert.equal(created.object.status?.reconciles, 1);
+    assert.equal((await createOrPatch(client, WidgetKind, key, mutate)).operation, 'unchanged');
+    size = 2;
+    assert.equal((await createOrPatch(client, WidgetKind, key, mutate)).operation, 'updated');
+    reconciles = 2;
+    assert.equal((await createOrPatch(client, WidgetKind, key, mutate)).operation, 'updatedStatusOnly');
+    size = 3;
+    reconciles = 3;
+    const both = await createOrPatch(client, WidgetKind, key, mutate);
+    assert.equal(both.operation, 'updatedStatus');
+    const stored = await client.get(WidgetKind, key);
+    assert.equal(stored?.spec?.size, 3);
+    assert.equal(stored?.status?.reconciles, 3);
+  });
+});
