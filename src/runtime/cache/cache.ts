@@ -44,6 +44,8 @@ export interface CacheOptions {
   readonly resyncPeriodMs?: number;
   /** Watches end after 1-2× this many seconds and are resumed. Default: 300. */
   readonly minWatchTimeoutSeconds?: number;
+  /** Objects per page of the lists informers make. Default: 500 (client-go's pager). */
+  readonly listPageSize?: number;
   /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -192,6 +194,7 @@ export class Cache implements CacheReader {
       ...(labelSelector ? { labelSelector } : {}),
       ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+      ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),
     });

@@ -27,6 +27,8 @@ export interface InformerOptions {
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
   readonly minWatchTimeoutSeconds?: number;
+  /** Objects per list page. Default: 500. */
+  readonly pageSize?: number;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -108,6 +110,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+        ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
       });

@@ -93,6 +93,17 @@ describe('informer cache against a real API server', () => {
     assert.equal(events[0]?.obj.metadata?.managedFields, undefined, 'managedFields are stripped by default');
   });
 
+  it('lists page by page before it watches', async () => {
+    const ns = await namespace();
+    for (let i = 0; i < 7; i++) await admin.create(configMap(ns, `paged-${i}`));
+    const { cache, transport } = await startedCache({ namespaces: [ns], listPageSize: 2 });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    await cache.waitForCacheSync();
+    assert.equal(handler.events.filter((e) => e.type === 'add' && e.initial).length, 7);
+    assert.equal(transport.lists.get(resourcePath(ConfigMapKind, ns)), 4, 'pages of 2, 2, 2 and 1');
+  });
+
   it('hands out frozen objects to handlers and mutable copies to readers', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'shared', { v: '1' }));
