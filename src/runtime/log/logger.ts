@@ -1,3 +1,5 @@
+import { redactingReplacer } from './redact.ts';
+
 /** Log levels, most to least severe. `debug` is controller-runtime's V(1). */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
@@ -6,7 +8,10 @@ const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 
 /** Key-value context carried by every line of a logger, e.g. `{ controller: 'webapp' }`. */
 export type LogFields = Readonly<Record<string, unknown>>;
 
-/** A structured logger: one JSON object per line with `level`, `ts`, `msg` and the context fields. */
+/**
+ * A structured logger: one JSON object per line with `level`, `ts`, `msg` and the context fields.
+ * Credentials in the fields (Secret data, tokens, Authorization headers) are written as `[REDACTED]`.
+ */
 export interface Logger {
   error(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
@@ -34,7 +39,8 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
   const emit = (level: LogLevel, msg: string, extra: LogFields | undefined): void => {
     if (SEVERITY[level] > threshold) return;
     const record = { level, ts: new Date(now()).toISOString(), msg, ...fields, ...extra };
-    write(`${JSON.stringify(record, errorReplacer)}\n`);
+    // Redacted at every level: a debug line is as readable by whoever reads the logs as an error.
+    write(`${JSON.stringify(record, redactingReplacer)}\n`);
   };
   return {
     error: (msg, extra) => emit('error', msg, extra),
@@ -48,9 +54,3 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
 
 /** A logger that writes nothing: the default where a component is given none. */
 export const silentLogger: Logger = createLogger({ write: () => undefined, level: 'error' });
-
-/** Errors serialise as their message (and stack at debug), not as `{}`. */
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { message: value.message, name: value.name };
-  return value;
-}
