@@ -21,6 +21,8 @@ export interface ApiTemplateData {
   readonly projectName: string;
   /** A Kubernetes kind: no types, the kind and type come from the runtime and client-node. */
   readonly external: boolean;
+  /** Arguments of the types' `+kubebuilder:resource` marker (a custom plural, cluster scope), or ''. */
+  readonly resourceMarker: string;
   /** The `+kubebuilder:rbac` marker's groups: the qualified group, or `""` for core. */
   readonly rbacGroup: string;
   /**

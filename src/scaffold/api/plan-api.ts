@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { TsoperatorError, UsageError } from '../../errors.ts';
 import { apiVersionOf, qualifiedGroup } from '../../project/project-config.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
+import { pluralize } from '../../project/plural.ts';
 import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
 import { resolveResource } from '../../project/resolve-resource.ts';
 import type { Change } from '../change.ts';
@@ -118,10 +119,20 @@ function templateData(
     namespaced: resource.api?.namespaced ?? true,
     projectName: project.projectName,
     external: resource.external === true,
+    resourceMarker: resourceMarkerArguments(resource),
     rbacGroup: group === '' ? '""' : group,
     rbacNamespace: project.settings.namespaced ? ',namespace=system' : '',
     paths,
     imp: (projectPath) =>
       importPath(target, projectPath === 'runtime' ? `${PROJECT_RUNTIME_DIR}/index.ts` : projectPath),
   };
+}
+
+/** `path=moose,scope=Cluster`: what the CRD generator cannot take from the kind's name and defaults. */
+function resourceMarkerArguments(resource: ResourceConfig): string {
+  const args = [
+    ...(resource.plural === pluralize(resource.kind.toLowerCase()) ? [] : [`path=${resource.plural}`]),
+    ...(resource.api?.namespaced === false ? ['scope=Cluster'] : []),
+  ];
+  return args.join(',');
 }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { planApi } from '../../../src/scaffold/api/plan-api.ts';
+import { scaffoldApi } from '../../../src/scaffold/api/scaffold-api.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { usageErrorMatching } from '../../support/usage-error.ts';
 import {
@@ -236,6 +237,22 @@ describe('create api names', () => {
         /^src\/api\/v1\/queue\.types\.ts does not exist, and a controller needs the kind's types: drop --no-resource/,
       ),
     );
+  });
+
+  test('a custom plural and cluster scope reach the CRD through the resource marker', async () => {
+    const { plan } = await scaffoldApi(
+      { dir, group: 'demo', kind: 'Moose', plural: 'moose', namespaced: false },
+      { dryRun: false },
+    );
+    assert.equal(plan.resource.plural, 'moose');
+    const files = await snapshotFolder(dir);
+    assert.match(
+      files.get('src/api/v1/moose.types.ts') ?? '',
+      /^\/\/ \+kubebuilder:resource:path=moose,scope=Cluster$/m,
+    );
+    const crd = files.get('config/crd/bases/demo.example.org_moose.yaml') ?? '';
+    assert.match(crd, /^ {4}plural: moose$/m);
+    assert.match(crd, /^ {2}scope: Cluster$/m);
   });
 
   test('outside a project it says to run init', async () => {
