@@ -58,6 +58,8 @@ export class Reflector {
   readonly #o: ReflectorOptions & { pageSize: number; minWatchTimeoutSeconds: number; random: () => number };
   readonly #backoff: Backoff;
   #resourceVersion: string | undefined;
+  /** 410s since the last watch that delivered something: a second one in a row backs off. */
+  #goneInARow = 0;
 
   constructor(options: ReflectorOptions) {
     this.#o = { pageSize: 500, minWatchTimeoutSeconds: 300, random: Math.random, ...options };
@@ -70,7 +72,7 @@ export class Reflector {
       try {
         if (this.#resourceVersion === undefined) this.#resourceVersion = await this.#list(signal);
         const healthy = await this.#watch(this.#resourceVersion, signal);
-        if (healthy) this.#backoff.reset();
+        if (healthy) this.#healthy();
         else await this.#backoff.wait(signal);
       } catch (err) {
         if (signal.aborted) return;
@@ -80,6 +82,8 @@ export class Reflector {
             resourceVersion: this.#resourceVersion,
           });
           this.#resourceVersion = undefined;
+          // 410 again before any event came means the server cannot serve this watch: no list storm.
+          if (this.#goneInARow++ > 0) await this.#backoff.wait(signal).catch(() => undefined);
           continue;
         }
         this.#o.logger.error('list/watch failed, retrying', { kind: this.#o.kind.kind, err });
@@ -145,6 +149,7 @@ export class Reflector {
             this.#resourceVersion = rv;
             this.#o.sink.progress(rv);
           }
+          if (!delivered) this.#healthy();
           delivered = true;
         }
       } finally {
@@ -157,6 +162,12 @@ export class Reflector {
       clearTimeout(timer);
     }
     return delivered || Date.now() - started >= MIN_HEALTHY_WATCH_MS;
+  }
+
+  /** Events flow again: the next failure starts its backoff over. */
+  #healthy(): void {
+    this.#goneInARow = 0;
+    this.#backoff.reset();
   }
 
   #path(): string {
