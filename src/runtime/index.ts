@@ -129,3 +129,52 @@ export {
   type MutationOutcome,
   type MutateFn,
 } from './controllerutil/operation-result.ts';
+/** Time as the runtime sees it; tests pass a `FakeClock` and move it with `advance(ms)`. */
+export { type Clock, systemClock } from './clock/clock.ts';
+export { FakeClock } from './clock/fake-clock.ts';
+/** Leader election on a coordination.k8s.io/v1 Lease, as client-go's (15 s lease, 10 s renew deadline, 2 s retry). */
+export { LeaderElector, type LeadershipEnd } from './leader/leader-elector.ts';
+export { type LeaderElectionOptions, type LeaderCallbacks } from './leader/leader-election-options.ts';
+export { leaseLock, type LeaseLock } from './leader/lease-lock.ts';
+/** /healthz and /readyz with named checks (`addHealthzCheck`, `addReadyzCheck`); a check fails by throwing. */
+export { HealthProbes, type ProbeServerOptions } from './health/health-probes.ts';
+export { type HealthChecker, ping } from './health/health-checker.ts';
+/** Serves `metricsRegistry` (plus Node process metrics) on /metrics. */
+export { startMetricsServer, type MetricsServerOptions } from './metrics/metrics-server.ts';
+/** Status conditions with metav1.Condition semantics: `setCondition(obj, { type, status, reason })` and friends. */
+export {
+  type ConditionInput,
+  type ConditionStatus,
+  setStatusCondition,
+  findStatusCondition,
+  removeStatusCondition,
+  isStatusConditionTrue,
+  isStatusConditionFalse,
+} from './conditions/conditions.ts';
+export { setCondition, type ObjectWithConditions } from './conditions/object-conditions.ts';
+/** Owner references: `setControllerReference(owner, child)` before creating a child the controller `owns`. */
+export {
+  setControllerReference,
+  setOwnerReference,
+  removeOwnerReference,
+  hasControllerReference,
+  getControllerOf,
+  type OwnerType,
+} from './owner/owner-references.ts';
+export { AlreadyOwnedError } from './owner/already-owned-error.ts';
+/** Predicates: `generationChanged` (ignore status-only writes), labels, annotations, resource version, selectors, and/or/not. */
+export {
+  generationChanged,
+  resourceVersionChanged,
+  labelsChanged,
+  annotationsChanged,
+} from './predicate/changed-predicates.ts';
+export { labelSelectorPredicate } from './predicate/label-selector-predicate.ts';
+export { and, or, not } from './predicate/combinators.ts';
+/** Events on events.k8s.io/v1: `recorder.event(obj, 'Warning', reason, action, note)`, de-duplicated and rate-limited. */
+export { type EventRecorder, type EventType } from './events/event-recorder.ts';
+export { ApiEventRecorder } from './events/api-event-recorder.ts';
+export { type EventRecorderOptions } from './events/event-recorder-options.ts';
+/** Finalizers: `finalize(client, obj, name, { apply, cleanup })`, and add / remove / contains on objects. */
+export { finalize, type FinalizerSteps } from './finalizer/finalize.ts';
+export { addFinalizer, removeFinalizer, containsFinalizer, isBeingDeleted } from './finalizer/finalizers.ts';
