@@ -50,7 +50,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #scopes: readonly string[];
   readonly #writes = new WriteExpectations();
   readonly #view: ExpectationView;
-  #waiters = new Set<() => boolean>();
+  readonly #waiters = new Set<() => boolean>();
   #started = false;
 
   constructor(options: InformerOptions) {
