@@ -26,14 +26,8 @@ export async function createOrUpdate<T extends KubernetesObject>(
   key: ObjectKey,
   mutate: MutateFn<T>,
 ): Promise<MutationOutcome<T>> {
-  const existing = await client.get(kind, key);
-  if (!existing) {
-    const fresh = objectRef(kind, key);
-    await mutateChecked(fresh, key, mutate);
-    return { object: await client.create(fresh), operation: 'created' };
-  }
-  const desired = structuredClone(existing);
-  await mutateChecked(desired, key, mutate);
+  const { existing, desired } = await readAndMutate(client, kind, key, mutate);
+  if (!existing) return { object: await client.create(desired), operation: 'created' };
   if (isDeepStrictEqual(existing, desired)) return { object: existing, operation: 'unchanged' };
   return { object: await client.update(desired), operation: 'updated' };
 }
@@ -49,18 +43,14 @@ export async function createOrPatch<T extends KubernetesObject & { status?: unkn
   key: ObjectKey,
   mutate: MutateFn<T>,
 ): Promise<MutationOutcome<T>> {
-  const existing = await client.get(kind, key);
+  const { existing, desired } = await readAndMutate(client, kind, key, mutate);
   if (!existing) {
-    const fresh = objectRef(kind, key);
-    await mutateChecked(fresh, key, mutate);
-    const { status, ...withoutStatus } = fresh;
+    const { status, ...withoutStatus } = desired;
     let created = await client.create(withoutStatus as T);
     // The API server ignores status on create; write it through the subresource.
     if (status !== undefined) created = await client.status().patch(created, mergePatchFrom({}, { status }));
     return { object: created, operation: 'created' };
   }
-  const desired = structuredClone(existing);
-  await mutateChecked(desired, key, mutate);
   const { status: oldStatus, ...oldRest } = existing;
   const { status: newStatus, ...newRest } = desired;
   const specChanged = !isDeepStrictEqual(oldRest, newRest);
@@ -78,6 +68,19 @@ function operationOf(specChanged: boolean, statusChanged: boolean): MutationOutc
   if (specChanged && statusChanged) return 'updatedStatus';
   if (specChanged) return 'updated';
   return statusChanged ? 'updatedStatusOnly' : 'unchanged';
+}
+
+/** The object as read (undefined when missing) and the mutated copy of it (or of a new one). */
+async function readAndMutate<T extends KubernetesObject>(
+  client: Client,
+  kind: Kind<T>,
+  key: ObjectKey,
+  mutate: MutateFn<T>,
+): Promise<{ existing: T | undefined; desired: T }> {
+  const existing = await client.get(kind, key);
+  const desired = existing ? structuredClone(existing) : objectRef(kind, key);
+  await mutateChecked(desired, key, mutate);
+  return { existing, desired };
 }
 
 async function mutateChecked<T extends KubernetesObject>(
