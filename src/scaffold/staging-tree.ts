@@ -108,7 +108,8 @@ export class StagingTree {
     const action =
       previous?.action === 'create' || previous?.action === 'overwrite' ? previous.action : 'insert';
     const at = `+tsoperator:scaffold:${marker}`;
-    const note = previous?.action === 'insert' ? `${previous.note ?? ''}, ${at}` : `at ${at}`;
+    const earlier = previous?.action === 'insert' ? previous.note : undefined;
+    const note = earlier === undefined ? `at ${at}` : earlier.includes(at) ? earlier : `${earlier}, ${at}`;
     this.#changes.set(path, { action, path, content: result.text, note });
   }
 

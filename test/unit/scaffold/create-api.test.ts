@@ -57,6 +57,8 @@ describe('create api in a single-group project', () => {
     );
     assert.match(files.get('config/samples/kustomization.yaml') ?? '', /- demo_v1_webapp\.yaml/);
     assert.match(files.get('config/rbac/kustomization.yaml') ?? '', /- webapp_viewer_role\.yaml/);
+    const rbacInsert = plan.changes.find((c) => c.path === 'config/rbac/kustomization.yaml');
+    assert.deepEqual(rbacInsert?.note, 'at +tsoperator:scaffold:rbac-roles');
     const project = parseProjectFile(files.get('PROJECT') ?? '');
     assert.deepEqual(project.resources, [
       {
