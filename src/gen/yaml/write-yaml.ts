@@ -1,5 +1,6 @@
 import { compareYamlKeys } from './go-key-order.ts';
 import { scalarStyle } from './go-scalar.ts';
+import type { ScalarStyle } from './go-scalar.ts';
 import type { YamlValue } from './yaml-value.ts';
 
 /** go-yaml's preferred line width: plain and quoted scalars fold at a space past this column. */
@@ -87,9 +88,24 @@ function writeSequence(items: readonly YamlValue[], indent: number, out: string[
 }
 
 function keyText(key: string): string {
-  const style = scalarStyle(key);
+  const style = styleOf(key);
   if (style === 'plain') return key;
   return style === 'single' ? `'${key.replace(/'/g, "''")}'` : JSON.stringify(key);
+}
+
+/**
+ * Keys and descriptions repeat across CRDs (every container of a pod template has the same ones),
+ * and deciding a style runs several regular expressions over the text: each text is decided once.
+ */
+const styles = new Map<string, ScalarStyle>();
+
+function styleOf(text: string): ScalarStyle {
+  let style = styles.get(text);
+  if (style === undefined) {
+    style = scalarStyle(text);
+    styles.set(text, style);
+  }
+  return style;
 }
 
 /** A scalar starting at `column`; continuation lines (folds, literal blocks) are indented by `indent`. */
@@ -98,7 +114,7 @@ function scalarLines(value: YamlValue, indent: number, column: number): string[]
   if (typeof value === 'boolean') return [String(value)];
   if (typeof value === 'number') return [formatNumber(value)];
   const text = value as string;
-  switch (scalarStyle(text)) {
+  switch (styleOf(text)) {
     case 'plain':
       return fold(text, indent, column, false);
     case 'single':
@@ -115,21 +131,21 @@ function fold(text: string, indent: number, column: number, quoted: boolean): st
   // A text that ends before the width, or has no space to break at, stays on one line.
   if (column + text.length <= BEST_WIDTH + 1 || !text.includes(' ')) return [text];
   const lines: string[] = [];
-  let current = '';
-  let col = column;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] ?? '';
+  let prefix = '';
+  let lineStart = 0;
+  let startColumn = column;
+  // Only spaces can break a line, so jump from space to space instead of walking every character.
+  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) {
     const inside = !quoted || (i > 1 && i < text.length - 2);
-    if (char === ' ' && inside && text[i - 1] !== ' ' && text[i + 1] !== ' ' && col > BEST_WIDTH) {
-      lines.push(current);
-      current = ' '.repeat(indent);
-      col = indent;
-      continue;
+    const column = startColumn + (i - lineStart);
+    if (inside && text[i - 1] !== ' ' && text[i + 1] !== ' ' && column > BEST_WIDTH) {
+      lines.push(prefix + text.slice(lineStart, i));
+      prefix = ' '.repeat(indent);
+      lineStart = i + 1;
+      startColumn = indent;
     }
-    current += char;
-    col++;
   }
-  lines.push(current);
+  lines.push(prefix + text.slice(lineStart));
   return lines;
 }
 
