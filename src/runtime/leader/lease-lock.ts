@@ -1,4 +1,6 @@
-import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { Client, newClient } from '../client/client.ts';
+import { LeaseKind } from '../client/kinds.ts';
 import type { LeaderElectionRecord, VersionedRecord } from './leader-election-record.ts';
 
 /**
@@ -21,32 +23,40 @@ export interface LeaseLock {
 }
 
 /**
- * A LeaseLock on the coordination.k8s.io/v1 Lease `namespace/name`.
+ * A LeaseLock on the coordination.k8s.io/v1 Lease `namespace/name`, read and written through the
+ * runtime client (reads always go to the API server, never a cache).
  *
  * @example
  * ```ts
  * const lock = leaseLock(kubeConfig, 'webapp-system', 'webapp-operator-leader');
  * ```
  */
-export function leaseLock(kubeConfig: KubeConfig, namespace: string, name: string): LeaseLock {
-  const api = kubeConfig.makeApiClient(CoordinationV1Api);
+export function leaseLock(source: KubeConfig | Client, namespace: string, name: string): LeaseLock {
+  const client = source instanceof Client ? source : newClient({ kubeConfig: source });
+  const key = { namespace, name };
   return {
     description: `${namespace}/${name}`,
     get: async (signal) => {
-      try {
-        return versioned(await untilAborted(api.readNamespacedLease({ name, namespace }), signal));
-      } catch (err) {
-        if (statusCode(err) === 404) return undefined;
-        throw err;
-      }
+      const lease = await client.direct().get(LeaseKind, key, { signal });
+      return lease && versioned(lease);
     },
     create: async (record, signal) => {
-      const body: V1Lease = { metadata: { name, namespace }, spec: leaseSpec(record) };
-      return versioned(await untilAborted(api.createNamespacedLease({ namespace, body }), signal));
+      const body: V1Lease = {
+        apiVersion: LeaseKind.apiVersion,
+        kind: LeaseKind.kind,
+        metadata: key,
+        spec: leaseSpec(record),
+      };
+      return versioned(await client.create(body, { signal }));
     },
     update: async (record, resourceVersion, signal) => {
-      const body: V1Lease = { metadata: { name, namespace, resourceVersion }, spec: leaseSpec(record) };
-      return versioned(await untilAborted(api.replaceNamespacedLease({ name, namespace, body }), signal));
+      const body: V1Lease = {
+        apiVersion: LeaseKind.apiVersion,
+        kind: LeaseKind.kind,
+        metadata: { ...key, resourceVersion },
+        spec: leaseSpec(record),
+      };
+      return versioned(await client.update(body, { signal }));
     },
   };
 }
@@ -73,20 +83,4 @@ function versioned(lease: V1Lease): VersionedRecord {
       leaderTransitions: spec.leaseTransitions ?? 0,
     },
   };
-}
-
-function statusCode(err: unknown): number | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'number'
-    ? err.code
-    : undefined;
-}
-
-/** Stops waiting for `promise` when `signal` aborts: a hung request must not outlive the renew deadline. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
