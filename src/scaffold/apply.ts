@@ -59,7 +59,14 @@ async function stageAll(
   return staged;
 }
 
-async function commit(target: string, temp: string, fs: ApplyFileSystem, journal: Journal, suffix: string) {
+/** Puts one staged file in place, keeping the file it replaces as a backup until all are in place. */
+async function commit(
+  target: string,
+  temp: string,
+  fs: ApplyFileSystem,
+  journal: Journal,
+  suffix: string,
+): Promise<void> {
   let backup: string | undefined;
   if (await fs.exists(target)) {
     backup = `${target}.tsoperator-bak-${suffix}`;

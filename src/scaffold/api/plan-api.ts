@@ -54,7 +54,11 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
   return { changes: finishPlan(tree), defaultsTaken, resource };
 }
 
-async function stageTypes(tree: StagingTree, paths: ApiPaths, data: (target: string) => ApiTemplateData) {
+async function stageTypes(
+  tree: StagingTree,
+  paths: ApiPaths,
+  data: (target: string) => ApiTemplateData,
+): Promise<void> {
   await render(tree, 'groupversion-info.ts', paths.groupVersionInfo, data);
   await render(tree, 'types.ts', paths.types, data);
   await render(tree, 'sample.yaml', paths.sample, data);
@@ -78,7 +82,7 @@ async function stageController(
   tree: StagingTree,
   paths: ApiPaths,
   data: (target: string) => ApiTemplateData,
-) {
+): Promise<void> {
   const { kind } = data(MAIN_FILE);
   await render(tree, 'controller.ts', paths.controller, data);
   await render(tree, 'controller.test.ts', paths.controllerTest, data);
