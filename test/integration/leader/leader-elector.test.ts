@@ -120,6 +120,17 @@ test('of two candidates exactly one leads, and it keeps leading while it renews'
   election.assertNoOverlap();
 });
 
+test('two candidates racing to create the lease: exactly one wins', async () => {
+  const election = new Election(env.kubeConfig, 'race');
+  await Promise.all([election.start('a', true), election.start('b', true)]);
+  assert.equal(election.leaders().length, 1);
+  for (let i = 0; i < 5; i++) await election.step(RETRY);
+  assert.equal(election.leaders().length, 1);
+  await election.stop('a');
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
 test('when the leader stops without releasing, the other leads within lease duration + retry, never before', async () => {
   const election = new Election(env.kubeConfig, 'leader-stops');
   await election.start('a', false);
