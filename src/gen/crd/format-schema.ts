@@ -3,7 +3,7 @@ import { DiagnosticCodes, fieldMarkers, typeOnlyMarkers } from '../../markers/in
 import { applySchemaMarkers } from './apply-markers.ts';
 import type { ApiTypes } from './api-types.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
-import { knownTypeSchema } from './known-types/index.ts';
+import { knownTypeOutline } from './known-types/index.ts';
 import { fieldIsRequired } from './required-fields.ts';
 import type { FieldModel, ObjectModel, TypeModel } from './type-model.ts';
 
@@ -57,7 +57,7 @@ export class SchemaFormatter {
       case 'named':
         return withReferencedType({ $ref: model.id }, this.namedSchema(model.id));
       case 'known':
-        return withReferencedType({ $ref: KNOWN_REF_PREFIX + model.name }, knownTypeSchema(model.name) ?? {});
+        return withReferencedType({ $ref: KNOWN_REF_PREFIX + model.name }, knownTypeOutline(model.name));
       case 'unknown':
         return { 'x-kubernetes-preserve-unknown-fields': true };
       case 'nullable':

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasKnownType, knownTypeNames, knownTypeSchema } from '../../../src/gen/crd/known-types/index.ts';
+import {
+  hasKnownType,
+  knownTypeNames,
+  knownTypeOutline,
+  knownTypeSchema,
+} from '../../../src/gen/crd/known-types/index.ts';
 import {
   compactKnownTypes,
   expandKnownType,
@@ -61,4 +66,11 @@ test('hasKnownType tells known names from others without building a schema', () 
   assert.equal(hasKnownType('V1PodTemplateSpec'), true);
   assert.equal(hasKnownType('V1NoSuchType'), false);
   assert.equal(hasKnownType('toString'), false);
+});
+
+test('knownTypeOutline gives the type and format a reference shows', () => {
+  assert.deepEqual(knownTypeOutline('V1PodTemplateSpec'), { type: 'object' });
+  assert.deepEqual(knownTypeOutline('Time'), { type: 'string', format: 'date-time' });
+  assert.deepEqual(knownTypeOutline('IntOrString'), {});
+  assert.deepEqual(knownTypeOutline('V1NoSuchType'), {});
 });

@@ -24,6 +24,18 @@ export function hasKnownType(name: string): boolean {
   return Object.hasOwn(knownTypeData(), name);
 }
 
+/**
+ * The `type` and `format` of a known type, which is all a reference to it shows before flattening;
+ * read from the data as stored, without building the schema.
+ */
+export function knownTypeOutline(name: string): { type?: string; format?: string } {
+  const schema = knownTypeData()[name];
+  const outline: { type?: string; format?: string } = {};
+  if (typeof schema?.['type'] === 'string') outline.type = schema['type'];
+  if (typeof schema?.['format'] === 'string') outline.format = schema['format'];
+  return outline;
+}
+
 /** The names `knownTypeSchema` answers for, sorted. */
 export function knownTypeNames(): string[] {
   return Object.keys(knownTypeData()).sort();
