@@ -138,10 +138,23 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
   };
 }
 
-let defaultProvider: WorkqueueMetricsProvider | undefined;
+/** Providers by registry: a registry refuses a second metric of the same name. */
+const providers = new WeakMap<Registry, WorkqueueMetricsProvider>();
+
+/**
+ * The provider registered in `registry`, created on first use: any number of queues and
+ * controllers may ask for it.
+ */
+export function workqueueMetricsProviderFor(registry: Registry): WorkqueueMetricsProvider {
+  let provider = providers.get(registry);
+  if (provider === undefined) {
+    provider = createPrometheusWorkqueueMetricsProvider(registry);
+    providers.set(registry, provider);
+  }
+  return provider;
+}
 
 /** The provider on the shared `metricsRegistry`, created (so registered) once, on first use. */
 export function defaultWorkqueueMetricsProvider(): WorkqueueMetricsProvider {
-  defaultProvider ??= createPrometheusWorkqueueMetricsProvider(metricsRegistry);
-  return defaultProvider;
+  return workqueueMetricsProviderFor(metricsRegistry);
 }

@@ -4,7 +4,11 @@ import { Registry } from 'prom-client';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
 import { LOW_PRIORITY } from '../../../src/runtime/workqueue/add-options.ts';
-import { createPrometheusWorkqueueMetricsProvider } from '../../../src/runtime/workqueue/prometheus-workqueue-metrics-provider.ts';
+import {
+  createPrometheusWorkqueueMetricsProvider,
+  defaultWorkqueueMetricsProvider,
+  workqueueMetricsProviderFor,
+} from '../../../src/runtime/workqueue/prometheus-workqueue-metrics-provider.ts';
 import { Workqueue } from '../../../src/runtime/workqueue/workqueue.ts';
 import { flush } from './flush.ts';
 
@@ -135,4 +139,10 @@ test('an unnamed queue reports nothing', async () => {
   queue.add('unnamed');
   const adds = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'workqueue_adds_total');
   assert.ok(adds === undefined || adds.values.every((v) => v.labels['name'] !== ''));
+});
+
+test('one provider per registry, however often it is asked for', () => {
+  const registry = new Registry();
+  assert.equal(workqueueMetricsProviderFor(registry), workqueueMetricsProviderFor(registry));
+  assert.equal(workqueueMetricsProviderFor(metricsRegistry), defaultWorkqueueMetricsProvider());
 });
