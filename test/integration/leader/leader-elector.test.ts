@@ -31,6 +31,8 @@ interface Fence {
 class Election {
   readonly clock = new FakeClock(0);
   readonly fences: Fence[] = [];
+  /** `who saw whom` for every onNewLeader call, in order. */
+  readonly newLeaders: string[] = [];
   readonly #kubeConfig: KubeConfig;
   readonly #lease: string;
   readonly #runs = new Map<string, { stop: AbortController; done: Promise<LeadershipEnd> }>();
@@ -49,7 +51,10 @@ class Election {
       name: this.#lease,
       clock: this.clock,
       releaseOnCancel,
-      callbacks: { onStartedLeading: (signal) => this.#lead(who, signal) },
+      callbacks: {
+        onStartedLeading: (signal) => this.#lead(who, signal),
+        onNewLeader: (leader) => this.newLeaders.push(`${who} saw ${leader}`),
+      },
     });
     const stop = new AbortController();
     this.#running.add(who);
@@ -146,6 +151,7 @@ test('when the leader stops without releasing, the other leads within lease dura
   assert.deepEqual(election.leaders(), ['b']);
   assert.ok(tookOver >= LEASE, `b took over ${tookOver} ms after a stopped, before the lease expired`);
   assert.ok(tookOver <= LEASE + RETRY, `b took over ${tookOver} ms after a stopped`);
+  assert.deepEqual(election.newLeaders, ['a saw a', 'b saw a', 'b saw b']);
   await election.stop('b');
   election.assertNoOverlap();
 });
