@@ -8,6 +8,7 @@ import {
   validateVersion,
 } from './name-rules.ts';
 import { pluralize } from './plural.ts';
+import { typesPath } from './types-path.ts';
 import { findResource, groupsOf, qualifiedGroup } from './project-config.ts';
 import type { ProjectConfig, ResourceConfig } from './project-config.ts';
 
@@ -98,14 +99,13 @@ function ownResource(
 ): ResourceConfig {
   validateQualifiedGroup(qualifiedGroup({ group: names.group, domain: project.domain }));
   const wantsTypes = request.resource ?? true;
-  const apiDir = project.multigroup || request.multigroup === true ? `${names.group || 'core'}/` : '';
   return {
     ...names,
     kind: request.kind,
     domain: project.domain,
     ...(wantsTypes ? { api: { crdVersion: 'v1', namespaced: request.namespaced ?? true } } : {}),
     ...((request.controller ?? true) ? { controller: true } : {}),
-    path: `src/api/${apiDir}${names.version}/${request.kind.toLowerCase()}.types.ts`,
+    path: typesPath({ ...names, kind: request.kind }, project.multigroup || request.multigroup === true),
   };
 }
 

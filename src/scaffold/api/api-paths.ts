@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { qualifiedGroup } from '../../project/project-config.ts';
+import { groupFolder, typesPath } from '../../project/types-path.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import type { ApiPaths } from './api-options.ts';
 
@@ -9,8 +10,8 @@ import type { ApiPaths } from './api-options.ts';
  */
 export function apiPaths(project: ProjectConfig, resource: ResourceConfig): ApiPaths {
   const kindLower = resource.kind.toLowerCase();
-  const groupDir = project.multigroup ? `${resource.group || 'core'}/` : '';
-  const types = resource.path ?? `src/api/${groupDir}${resource.version}/${kindLower}.types.ts`;
+  const groupDir = groupFolder(resource.group, project.multigroup);
+  const types = resource.path ?? typesPath(resource, project.multigroup);
   const groupPrefix = resource.group === '' ? '' : `${resource.group}_`;
   return {
     types,
