@@ -30,8 +30,8 @@ describe('jsonDiff', () => {
   });
 
   it('defaults a field inside one array element without touching the others', () => {
-    const from = { containers: [{ name: 'a' }, { name: 'b' }] };
-    const to = { containers: [{ name: 'a' }, { name: 'b', image: 'nginx' }] };
+    const from: JsonValue = { containers: [{ name: 'a' }, { name: 'b' }] };
+    const to: JsonValue = { containers: [{ name: 'a' }, { name: 'b', image: 'nginx' }] };
     assert.deepEqual(jsonDiff(from, to), [{ op: 'add', path: '/containers/1/image', value: 'nginx' }]);
   });
 

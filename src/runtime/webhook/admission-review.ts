@@ -1,0 +1,87 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Status } from '../client/api-error.ts';
+import { MalformedRequestError } from './malformed-request-error.ts';
+
+/** The operations admission webhooks see. */
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** What the API server asks an admission webhook about: the `request` of an AdmissionReview v1. */
+export interface AdmissionRequest<T extends KubernetesObject = KubernetesObject> {
+  readonly uid: string;
+  /** The kind of `object`, as the webhook registered for it. */
+  readonly kind: { readonly group: string; readonly version: string; readonly kind: string };
+  readonly resource: { readonly group: string; readonly version: string; readonly resource: string };
+  readonly subResource?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly operation: AdmissionOperation;
+  readonly userInfo: {
+    readonly username?: string;
+    readonly uid?: string;
+    readonly groups?: readonly string[];
+    readonly extra?: Readonly<Record<string, readonly string[]>>;
+  };
+  /** The new object (CREATE, UPDATE). */
+  readonly object?: T;
+  /** The existing object (UPDATE, DELETE). */
+  readonly oldObject?: T;
+  readonly dryRun?: boolean;
+  readonly options?: unknown;
+}
+
+/** A webhook's answer, without the uid the server copies from the request. */
+export interface AdmissionResponse {
+  readonly allowed: boolean;
+  /** Why it was refused: the message reaches the client. */
+  readonly status?: Status;
+  /** Base64 of an RFC 6902 JSON patch. */
+  readonly patch?: string;
+  readonly patchType?: 'JSONPatch';
+  /** Shown to the client (kubectl prints them as `Warning: ...`). */
+  readonly warnings?: readonly string[];
+}
+
+/** An AdmissionReview as read from the API server. */
+export interface AdmissionReview {
+  readonly apiVersion: string;
+  readonly kind: 'AdmissionReview';
+  readonly request: AdmissionRequest;
+}
+
+/** The review versions the API server may send; the answer uses the request's. */
+const REVIEW_VERSIONS = new Set(['admission.k8s.io/v1', 'admission.k8s.io/v1beta1']);
+const OPERATIONS = new Set<string>(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+
+/** Checks that `body` is an AdmissionReview with a request; throws MalformedRequestError saying what is wrong. */
+export function parseAdmissionReview(body: unknown): AdmissionReview {
+  if (!isRecord(body)) throw new MalformedRequestError('the body is not a JSON object');
+  if (body['kind'] !== 'AdmissionReview' || !REVIEW_VERSIONS.has(String(body['apiVersion']))) {
+    throw new MalformedRequestError(
+      `expected an admission.k8s.io/v1 AdmissionReview, got ${String(body['apiVersion'])} ${String(body['kind'])}`,
+    );
+  }
+  const request = body['request'];
+  if (!isRecord(request)) throw new MalformedRequestError('the AdmissionReview has no request');
+  if (typeof request['uid'] !== 'string' || request['uid'] === '')
+    throw new MalformedRequestError('the AdmissionReview request has no uid');
+  if (!OPERATIONS.has(String(request['operation'])))
+    throw new MalformedRequestError(`unknown operation ${JSON.stringify(request['operation'])}`);
+  if (!isRecord(request['kind'])) throw new MalformedRequestError('the AdmissionReview request has no kind');
+  return body as unknown as AdmissionReview;
+}
+
+/** The AdmissionReview that answers `review`. */
+export function admissionReviewResponse(
+  review: AdmissionReview,
+  response: AdmissionResponse,
+): { apiVersion: string; kind: 'AdmissionReview'; response: AdmissionResponse & { uid: string } } {
+  return {
+    apiVersion: review.apiVersion,
+    kind: 'AdmissionReview',
+    response: { uid: review.request.uid, ...response },
+  };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

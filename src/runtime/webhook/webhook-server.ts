@@ -1,0 +1,226 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Kind } from '../client/kind.ts';
+import type { RunningServer } from '../server/http-server.ts';
+import { CertificateAuthority, type CertKeyPair } from '../tls/certificate-authority.ts';
+import { admissionReviewResponse, parseAdmissionReview } from './admission-review.ts';
+import { CertificateWatcher } from './certificate-watcher.ts';
+import { convertReview } from './conversion-handler.ts';
+import { conversionReviewResponse, parseConversionReview } from './conversion-review.ts';
+import { HubConverter, type SpokeConversion, type SpokeConversions } from './conversion.ts';
+import { defaultingHandler, type AdmissionHandler, type CustomDefaulter } from './defaulter.ts';
+import { readJsonRequest } from './json-request.ts';
+import { MalformedRequestError } from './malformed-request-error.ts';
+import { validatingHandler, type CustomValidator } from './validator.ts';
+import { webhookMetrics, type WebhookMetrics } from './webhook-metrics.ts';
+import { CONVERT_PATH, mutatePath, validatePath } from './webhook-paths.ts';
+import {
+  resolveWebhookServerOptions,
+  type ResolvedWebhookServerOptions,
+  type WebhookServerOptions,
+} from './webhook-server-options.ts';
+
+/** Where the API server calls a webhook: the `clientConfig` of a webhook configuration or a CRD. */
+export interface WebhookClientConfig {
+  readonly url: string;
+  /** Base64 of the PEM CA bundle, as webhook configurations carry it. */
+  readonly caBundle: string;
+}
+
+/**
+ * The HTTPS server of a project's admission and conversion webhooks, as controller-runtime's
+ * webhook server: defaulters on `/mutate-<group>-<version>-<kind>`, validators on
+ * `/validate-...`, conversions on `/convert`. Register handlers, then `start`; the manager starts
+ * its `webhookServer` when anything is registered on it.
+ *
+ * @example
+ * ```ts
+ * const server = new WebhookServer({ certDir: '/tmp/k8s-webhook-server/serving-certs' });
+ * server.registerDefaulter(WebAppKind, { default: (app) => void (app.spec.replicas ??= 1) });
+ * server.registerValidator(WebAppKind, new WebAppValidator());
+ * server.registerConversion(WebAppKind, { v2: { convertTo: v2ToV1, convertFrom: v1ToV2 } });
+ * const running = await server.start();
+ * ```
+ */
+export class WebhookServer {
+  readonly #options: ResolvedWebhookServerOptions;
+  readonly #metrics: WebhookMetrics;
+  readonly #admission = new Map<string, AdmissionHandler>();
+  readonly #converters = new Map<string, HubConverter>();
+  #server: Server | undefined;
+  #watcher: CertificateWatcher | undefined;
+  #caBundle: string | undefined;
+  #url: string | undefined;
+
+  constructor(options: WebhookServerOptions = {}) {
+    this.#options = resolveWebhookServerOptions(options);
+    this.#metrics = webhookMetrics(this.#options.registry);
+  }
+
+  /** Serves `defaulter` on the kind's mutate path, and returns the path. */
+  registerDefaulter<T extends KubernetesObject>(kind: Kind<T>, defaulter: CustomDefaulter<T>): string {
+    return this.register(mutatePath(kind), defaultingHandler(defaulter));
+  }
+
+  /** Serves `validator` on the kind's validate path, and returns the path. */
+  registerValidator<T extends KubernetesObject>(kind: Kind<T>, validator: CustomValidator<T>): string {
+    return this.register(validatePath(kind), validatingHandler(validator));
+  }
+
+  /**
+   * Converts the kind of `hub` between its hub version and each spoke version on `/convert`, and
+   * returns the path. The spokes' types are inferred from their functions.
+   */
+  registerConversion<Hub extends KubernetesObject, Spokes extends Record<string, KubernetesObject>>(
+    hub: Kind<Hub>,
+    spokes: SpokeConversions<Hub, Spokes>,
+  ): string {
+    const converter = new HubConverter(
+      hub,
+      spokes as unknown as Record<string, SpokeConversion<KubernetesObject, KubernetesObject>>,
+    );
+    if (this.#converters.has(converter.groupKind))
+      throw new Error(`a conversion for ${converter.groupKind} is already registered`);
+    this.#converters.set(converter.groupKind, converter);
+    return CONVERT_PATH;
+  }
+
+  /** Serves any admission handler on `path`, and returns the path. */
+  register(path: string, handler: AdmissionHandler): string {
+    if (this.#admission.has(path) || path === CONVERT_PATH)
+      throw new Error(`a webhook is already registered on ${path}`);
+    this.#admission.set(path, handler);
+    return path;
+  }
+
+  /** Whether anything is registered: the manager starts the server only then. */
+  get hasHandlers(): boolean {
+    return this.#admission.size > 0 || this.#converters.size > 0;
+  }
+
+  /** `https://host:port` once started. */
+  get url(): string {
+    if (!this.#url) throw new Error('the webhook server has not started');
+    return this.#url;
+  }
+
+  /** The PEM certificate of the generated local CA; undefined when serving from `certDir`. */
+  get caBundle(): string | undefined {
+    return this.#caBundle;
+  }
+
+  /** The `clientConfig` that makes the API server call `path` on this server (generated CA only). */
+  clientConfig(path: string): WebhookClientConfig {
+    if (!this.#caBundle)
+      throw new Error('the webhook server serves a certificate from certDir: its CA is not known');
+    return { url: `${this.url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
+  }
+
+  /** Listens with the certificate of `certDir`, or a generated one; resolves once it listens. */
+  async start(): Promise<RunningServer> {
+    if (this.#server) throw new Error('the webhook server has already started');
+    const server = createServer(await this.#servingPair(), (req, res) => void this.#serve(req, res));
+    this.#server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.#options.port, this.#options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    this.#url = `https://${dialHost(this.#options.host)}:${port}`;
+    this.#options.logger.info('serving webhooks', { url: this.#url, paths: this.#paths() });
+    return { url: this.#url, port, close: () => this.close() };
+  }
+
+  /** Stops accepting connections and the certificate watch; resolves once the server is closed. */
+  async close(): Promise<void> {
+    this.#watcher?.close();
+    const server = this.#server;
+    if (!server?.listening) return;
+    await new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeIdleConnections();
+    });
+  }
+
+  async #servingPair(): Promise<CertKeyPair> {
+    const { certDir, certName, keyName, certPollInterval, logger, localHosts } = this.#options;
+    if (!certDir) {
+      const ca = CertificateAuthority.create('tsoperator-webhook-local-ca');
+      this.#caBundle = ca.cert;
+      return ca.issue({ commonName: 'tsoperator-webhook', usage: 'server', hosts: localHosts });
+    }
+    this.#watcher = await CertificateWatcher.start({
+      dir: certDir,
+      certName,
+      keyName,
+      pollInterval: certPollInterval,
+      logger,
+      // New connections are served with the new pair; open ones keep theirs.
+      onChange: (pair) => this.#server?.setSecureContext(pair),
+    });
+    return this.#watcher.current;
+  }
+
+  #paths(): string[] {
+    return [...this.#admission.keys(), ...(this.#converters.size ? [CONVERT_PATH] : [])];
+  }
+
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'https://webhook').pathname;
+    if (!this.#admission.has(path) && !(path === CONVERT_PATH && this.#converters.size)) {
+      return sendJson(res, 404, failure(404, 'NotFound', `no webhook is registered on ${path}`));
+    }
+    const { inFlight, latency, requestsTotal } = this.#metrics;
+    inFlight.inc({ webhook: path });
+    const endTimer = latency.startTimer({ webhook: path });
+    try {
+      const [code, body] = await this.#answer(path, req);
+      sendJson(res, code, body);
+    } finally {
+      inFlight.dec({ webhook: path });
+      endTimer();
+      requestsTotal.inc({ webhook: path, code: String(res.statusCode) });
+    }
+  }
+
+  /** The HTTP code and body answering a request: a review's answer, or why the request is refused. */
+  async #answer(path: string, req: IncomingMessage): Promise<[number, unknown]> {
+    try {
+      const body = await readJsonRequest(req, this.#options.maxRequestBytes);
+      const handler = this.#admission.get(path);
+      if (!handler) {
+        const review = parseConversionReview(body);
+        return [200, conversionReviewResponse(review, convertReview(this.#converters, review))];
+      }
+      const review = parseAdmissionReview(body);
+      return [200, admissionReviewResponse(review, await handler(review.request))];
+    } catch (err) {
+      if (err instanceof MalformedRequestError) {
+        this.#options.logger.debug('malformed webhook request', { path, reason: err.message });
+        return [err.httpCode, failure(err.httpCode, 'BadRequest', err.message)];
+      }
+      this.#options.logger.error('webhook failed', { path, err });
+      return [500, failure(500, 'InternalError', err instanceof Error ? err.message : String(err))];
+    }
+  }
+}
+
+function failure(code: number, reason: string, message: string): object {
+  return { apiVersion: 'v1', kind: 'Status', status: 'Failure', code, reason, message };
+}
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** The address clients dial: loopback for a wildcard bind. */
+function dialHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
