@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -10,7 +10,11 @@ import { dirname, join } from 'node:path';
  */
 export function goPeer(sourceDir: string, name: string): string {
   const hash = createHash('sha256');
-  for (const file of ['go.mod', 'go.sum', 'main.go']) hash.update(readFileSync(join(sourceDir, file)));
+  // Every file of the module decides the binary, not only main.go.
+  const sources = readdirSync(sourceDir)
+    .filter((file) => file.endsWith('.go') || file === 'go.mod' || file === 'go.sum')
+    .sort();
+  for (const file of sources) hash.update(file).update(readFileSync(join(sourceDir, file)));
   const cache = process.env['TSOPERATOR_CACHE'] ?? join(homedir(), '.cache', 'tsoperator');
   const binary = join(cache, 'bench', name, hash.digest('hex').slice(0, 16), `${name}-bench`);
   if (!existsSync(binary)) {

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Contender } from './contender.ts';
+
+/**
+ * The contenders, with the same concurrency and the same client rate limits: none (the
+ * TypeScript client has no client-side limiter; the Go side runs with QPS -1, which turns
+ * client-go's off). To benchmark a generated project instead of bench/operator/ts, replace the
+ * `tsoperator` entry's command with `{ command: 'npm', args: () => ['start'], cwd: projectDir }`.
+ */
+export function contenders(here: string, goBinary: string, concurrency: number): Contender[] {
+  const workers = String(concurrency);
+  const node = (script: string, extra: (ns: string) => string[]): Contender['args'] => {
+    return (ns) => [...process.execArgv, join(here, 'ts', script), '--concurrency', workers, ...extra(ns)];
+  };
+  return [
+    {
+      name: 'raw-loop-go',
+      command: goBinary,
+      args: (ns) => ['--mode', 'raw', '--namespace', ns, '--concurrency', workers],
+      runsUntilStopped: false,
+    },
+    {
+      name: 'raw-loop-ts',
+      command: process.execPath,
+      args: node('raw-write-loop.ts', (ns) => ['--namespace', ns]),
+      runsUntilStopped: false,
+    },
+    {
+      name: 'controller-runtime',
+      command: goBinary,
+      args: () => ['--mode', 'operator', '--concurrency', workers],
+      runsUntilStopped: true,
+    },
+    {
+      name: 'tsoperator',
+      command: process.execPath,
+      args: node('webapp-operator.ts', () => []),
+      runsUntilStopped: true,
+    },
+  ];
+}

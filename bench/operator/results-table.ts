@@ -1,0 +1,52 @@
+import type { ContenderRun } from './run-contender.ts';
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+interface Row {
+  readonly name: string;
+  readonly seconds: number;
+  readonly firstWriteSeconds: number;
+  readonly peakRssMiB: number;
+  readonly cpuSeconds: number;
+}
+
+function rowOf(name: string, runs: readonly ContenderRun[]): Row {
+  const mine = runs.filter((r) => r.name === name);
+  return {
+    name,
+    seconds: median(mine.map((r) => r.seconds)),
+    firstWriteSeconds: median(mine.map((r) => r.firstWriteSeconds)),
+    peakRssMiB: Math.max(...mine.map((r) => r.peakRssBytes)) / 2 ** 20,
+    cpuSeconds: median(mine.map((r) => r.cpuSeconds)),
+  };
+}
+
+function ratio(a: Row | undefined, b: Row | undefined): string {
+  return a && b ? `${(a.seconds / b.seconds).toFixed(2)}×` : 'n/a';
+}
+
+/**
+ * The medians of every contender (peak RSS: the largest seen), then the ratios the goal is about:
+ * tsoperator against controller-runtime and against the faster raw loop.
+ */
+export function resultsTable(runs: readonly ContenderRun[], webApps: number): string {
+  const rows = [...new Set(runs.map((r) => r.name))].map((name) => rowOf(name, runs));
+  const find = (name: string): Row | undefined => rows.find((r) => r.name === name);
+  const raw = rows.filter((r) => r.name.startsWith('raw-loop')).sort((a, b) => a.seconds - b.seconds)[0];
+  const lines = [
+    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | peak RSS |`,
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.seconds.toFixed(2)} s | ${r.firstWriteSeconds.toFixed(2)} s | ` +
+        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB |`,
+    ),
+    '',
+    `tsoperator / controller-runtime: ${ratio(find('tsoperator'), find('controller-runtime'))}; ` +
+      `tsoperator / fastest raw loop (${raw?.name ?? 'none'}): ${ratio(find('tsoperator'), raw)}`,
+  ];
+  return lines.join('\n');
+}

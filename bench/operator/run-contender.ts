@@ -1,0 +1,108 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { peakRss } from '../support/peak-rss.ts';
+import { processCpuSeconds } from '../support/process-cpu.ts';
+import type { Contender } from './contender.ts';
+import { watchConvergence } from './convergence-watch.ts';
+
+/** What one contender did on one round. */
+export interface ContenderRun {
+  readonly name: string;
+  /** From starting its process until every WebApp converged. */
+  readonly seconds: number;
+  /** From starting its process until its first Deployment or Service appeared. */
+  readonly firstWriteSeconds: number;
+  /** Peak resident set of its process (sampled every 100 ms for a process that exits by itself). */
+  readonly peakRssBytes: number;
+  readonly cpuSeconds: number;
+}
+
+/** Where a contender finds the API server. */
+export interface Cluster {
+  readonly kubeConfig: KubeConfig;
+  readonly kubeconfigPath: string;
+}
+
+const SAMPLE_MS = 100;
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts the contender against `namespace`'s pre-created WebApps and waits until they have all
+ * converged (or `timeoutMs` passed), then stops it.
+ */
+export async function runContender(
+  contender: Contender,
+  cluster: Cluster,
+  namespace: string,
+  expected: number,
+  timeoutMs: number,
+): Promise<ContenderRun> {
+  const watching = new AbortController();
+  const { converged } = await watchConvergence(cluster.kubeConfig, namespace, expected, watching.signal);
+  const start = performance.now();
+  const child = spawn(contender.command, contender.args(namespace), {
+    env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(contender.cwd ? { cwd: contender.cwd } : {}),
+  });
+  const stderr = tail(child);
+  const pid = child.pid ?? 0;
+  let sample = { rss: 0, cpu: 0 };
+  const sampler = setInterval(() => (sample = measure(pid, sample)), SAMPLE_MS);
+  const failed = failure(child, contender, stderr);
+  let deadline: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    const message = `${contender.name} did not converge ${expected} WebApps in ${timeoutMs} ms`;
+    deadline = setTimeout(() => reject(new Error(message)), timeoutMs);
+  });
+  // Whichever loses the race must not surface later as an unhandled rejection.
+  for (const p of [converged, failed]) p.catch(() => undefined);
+  try {
+    const done = await Promise.race([converged, failed, timedOut]);
+    sample = measure(pid, sample);
+    return {
+      name: contender.name,
+      seconds: (done.convergedAt - start) / 1000,
+      firstWriteSeconds: (done.firstChildAt - start) / 1000,
+      peakRssBytes: sample.rss,
+      cpuSeconds: sample.cpu,
+    };
+  } finally {
+    clearInterval(sampler);
+    clearTimeout(deadline);
+    watching.abort(new Error('contender finished'));
+    await stop(child);
+  }
+}
+
+function measure(pid: number, last: { rss: number; cpu: number }): { rss: number; cpu: number } {
+  return { rss: peakRss(pid) ?? last.rss, cpu: processCpuSeconds(pid) ?? last.cpu };
+}
+
+function tail(child: ChildProcess): () => string {
+  let text = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (text = (text + chunk).slice(-16_384)));
+  return () => text;
+}
+
+/** Rejects when the contender fails: an operator that exits at all, a raw loop that exits non-zero. */
+async function failure(child: ChildProcess, contender: Contender, stderr: () => string): Promise<never> {
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (contender.runsUntilStopped || code !== 0) {
+    throw new Error(`${contender.name} exited with ${code} before converging:\n${stderr()}`);
+  }
+  // A raw loop that finished stays pending here: convergence decides.
+  return new Promise<never>(() => undefined);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(killer);
+}

@@ -1,0 +1,61 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startEnvironment } from '../../src/envtest/index.ts';
+import { newClient } from '../../src/runtime/client/client.ts';
+import { transportFor } from '../../src/runtime/client/transport.ts';
+import { goPeer } from '../support/go-peer.ts';
+import { contenders } from './contenders.ts';
+import { resultsTable } from './results-table.ts';
+import { runContender, type ContenderRun } from './run-contender.ts';
+import { createWebApps } from './webapp-fixtures.ts';
+import { deleteWorkload } from './workload-cleanup.ts';
+
+// One envtest control plane; each round runs every contender once, in turn, on its own namespace
+// of pre-created WebApps, and cleans up after it. Prints a markdown table of the medians.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    webapps: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    'timeout-seconds': { type: 'string', default: '600' },
+    'controller-manager': { type: 'boolean', default: false },
+  },
+});
+const count = Number(values.webapps);
+const only = values.only?.split(',');
+const chosen = contenders(here, goPeer(join(here, 'go'), 'operator'), Number(values.concurrency)).filter(
+  (c) => !only || only.includes(c.name),
+);
+
+await using env = await startEnvironment({
+  crdPaths: [join(here, 'crd')],
+  controllerManager: values['controller-manager'],
+});
+const cluster = { kubeConfig: env.kubeConfig, kubeconfigPath: env.kubeconfigPath };
+const client = newClient({ kubeConfig: env.kubeConfig });
+const transport = transportFor(env.kubeConfig);
+const runs: ContenderRun[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const contender of chosen) {
+    const namespace = `${contender.name}-${round}`;
+    await createWebApps(client, namespace, count);
+    const run = await runContender(
+      contender,
+      cluster,
+      namespace,
+      count,
+      Number(values['timeout-seconds']) * 1000,
+    );
+    console.error(
+      `round ${round}: ${run.name} ${run.seconds.toFixed(2)} s, ` +
+        `${(run.peakRssBytes / 2 ** 20).toFixed(0)} MiB, ${run.cpuSeconds.toFixed(2)} CPU-s`,
+    );
+    runs.push(run);
+    await deleteWorkload(transport, client, namespace);
+  }
+}
+console.log(resultsTable(runs, count));

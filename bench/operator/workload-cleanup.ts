@@ -1,0 +1,32 @@
+import type { Client } from '../../src/runtime/client/client.ts';
+import type { Kind } from '../../src/runtime/client/kind.ts';
+import { DeploymentKind, ServiceKind } from '../../src/runtime/client/kinds.ts';
+import { mergePatch } from '../../src/runtime/client/patch.ts';
+import { resourcePath } from '../../src/runtime/client/resource-path.ts';
+import type { Transport } from '../../src/runtime/client/transport.ts';
+import { WebAppKind } from './ts/webapp.ts';
+
+const KINDS: readonly Kind[] = [WebAppKind, DeploymentKind, ServiceKind];
+
+/**
+ * Deletes a finished contender's WebApps, Deployments and Services, and waits until they are
+ * gone, so the next contender's caches (which watch all namespaces) start from the same empty
+ * cluster. Collections are deleted by hand: with no kube-controller-manager, neither garbage
+ * collection nor namespace deletion would remove them. Finalizers left by an operator that has
+ * stopped are removed, as no one is left to run them.
+ */
+export async function deleteWorkload(transport: Transport, client: Client, namespace: string): Promise<void> {
+  for (const kind of KINDS) {
+    await transport.request({ method: 'DELETE', path: resourcePath(kind, namespace) });
+  }
+  for (const app of await client.listAll(WebAppKind, { namespace })) {
+    if (!app.metadata?.finalizers?.length) continue;
+    const named = { ...app, apiVersion: WebAppKind.apiVersion, kind: WebAppKind.kind };
+    await client.patch(named, mergePatch({ metadata: { finalizers: null } }));
+  }
+  for (const kind of KINDS) {
+    while ((await client.list(kind, { namespace, limit: 1 })).items.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
