@@ -1,5 +1,4 @@
-import type { HealthChecker } from './health-checker.ts';
-import { ping } from './health-checker.ts';
+import { ping, type HealthChecker } from './health-checker.ts';
 
 /** What a probe endpoint answers: an HTTP status and a plain-text body. */
 export interface HealthResponse {

@@ -20,6 +20,7 @@ export interface LeaderCallbacks {
 export interface LeaderElectionOptions {
   /** The lock to compete for, e.g. `leaseLock(kubeConfig, namespace, name)`. Required. */
   lock: LeaseLock;
+  /** What to run while leading, and what to tell when leadership changes. Required. */
   callbacks: LeaderCallbacks;
   /** This candidate's identity. Default: host name + '_' + a random UUID. */
   identity?: string;
@@ -61,8 +62,7 @@ export function resolveLeaderElectionOptions(options: LeaderElectionOptions): Re
   if (resolved.renewDeadline <= resolved.retryPeriod * 1.2) {
     throw new RangeError('renewDeadline must be greater than retryPeriod*1.2');
   }
-  if (resolved.retryPeriod < 1 || resolved.identity === '') {
-    throw new RangeError('retryPeriod must be positive and identity must not be empty');
-  }
+  if (resolved.retryPeriod < 1) throw new RangeError('retryPeriod must be positive');
+  if (resolved.identity === '') throw new RangeError('identity must not be empty');
   return resolved;
 }
