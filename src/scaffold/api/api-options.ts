@@ -19,6 +19,8 @@ export interface ApiTemplateData {
   readonly apiVersion: string;
   readonly namespaced: boolean;
   readonly projectName: string;
+  /** The license comment that opens each TypeScript file, or ''. */
+  readonly licenseHeader: string;
   /** A Kubernetes kind: no types, the kind and type come from the runtime and client-node. */
   readonly external: boolean;
   /** Arguments of the types' `+kubebuilder:resource` marker (a custom plural, cluster scope), or ''. */

@@ -7,6 +7,7 @@ import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project
 import { resolveResource } from '../../project/resolve-resource.ts';
 import type { Change } from '../change.ts';
 import { finishPlan } from '../finish-plan.ts';
+import { licenseHeader } from '../license-header.ts';
 import { templatesDir } from '../package-paths.ts';
 import { renderTemplate } from '../render-template.ts';
 import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
@@ -122,6 +123,7 @@ function templateData(
     apiVersion: apiVersionOf(resource),
     namespaced: resource.api?.namespaced ?? true,
     projectName: project.projectName,
+    licenseHeader: licenseHeader(project.settings),
     external: resource.external === true,
     resourceMarker: resourceMarkerArguments(resource),
     rbacGroup: group === '' ? '""' : group,

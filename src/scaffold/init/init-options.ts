@@ -23,6 +23,8 @@ export interface InitTemplateData {
   readonly owner: string | undefined;
   readonly license: 'apache2' | 'none';
   readonly namespaced: boolean;
+  /** The license comment that opens each TypeScript file, or ''. */
+  readonly licenseHeader: string;
   readonly tsoperatorVersion: string;
   /** `name → version range` for the generated package.json, from tsoperator's own. */
   readonly versions: Readonly<Record<string, string>>;

@@ -7,6 +7,7 @@ import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project
 import { tsoperatorVersion } from '../../version.ts';
 import type { Change } from '../change.ts';
 import { finishPlan } from '../finish-plan.ts';
+import { licenseHeader } from '../license-header.ts';
 import { runtimeSourceDir, templatesDir } from '../package-paths.ts';
 import { packageVersions } from '../package-versions.ts';
 import { listTemplates, renderTemplate, renderedPath } from '../render-template.ts';
@@ -94,6 +95,7 @@ async function templateData(options: InitOptions, version: string): Promise<Init
     owner: options.owner,
     license: options.license,
     namespaced: options.namespaced,
+    licenseHeader: licenseHeader(options),
     tsoperatorVersion: version,
     versions: await packageVersions(),
     leaderElectionId: `${hash.slice(0, 8)}.${options.domain}`,

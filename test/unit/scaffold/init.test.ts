@@ -200,3 +200,29 @@ test("the default project name is the folder's, which must be a DNS-1123 label",
     /^UsageError: the folder's name "My_Operator" is not a valid project name: .*; pass --project-name/,
   );
 });
+
+test('--owner and --license head every TypeScript file written for the user; --license none leaves it out', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir, { owner: 'Example Org' });
+    await createApi(dir, { group: 'demo', kind: 'WebApp' });
+    const files = await snapshotFolder(dir);
+    for (const file of [
+      'src/main.ts',
+      'src/api/v1/webapp.types.ts',
+      'src/controllers/webapp.controller.ts',
+    ]) {
+      assert.match(
+        files.get(file) ?? '',
+        /^\/\*\n \* Copyright Example Org\.\n \*\n \* Licensed under the Apache License/,
+      );
+    }
+  });
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir, { license: 'none' });
+    await createApi(dir, { group: 'demo', kind: 'WebApp' });
+    const files = await snapshotFolder(dir);
+    assert.match(files.get('src/main.ts') ?? '', /^import /);
+    assert.match(files.get('src/controllers/webapp.controller.ts') ?? '', /^import /);
+    assert.equal(JSON.parse(files.get('package.json') ?? '{}').license, 'UNLICENSED');
+  });
+});
