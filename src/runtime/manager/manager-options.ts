@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock/clock.ts';
 import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
+import { WebhookServer } from '../webhook/webhook-server.ts';
 import type { Permission } from './permission-check.ts';
 
 /** What {@link Manager.create} takes. Durations are in milliseconds. */
@@ -49,6 +50,12 @@ export interface ManagerOptions {
   clock?: Clock;
   /** Handle SIGTERM and SIGINT when `start` is given no signal. Default: true. */
   handleSignals?: boolean;
+  /**
+   * Serves the project's webhooks; the manager starts it, before the caches, when anything is
+   * registered on it. Default: port 9443 with a generated local certificate, logging to `logger`
+   * and counting in `registry` (pass one with `certDir` in a cluster).
+   */
+  webhookServer?: WebhookServer;
 }
 
 export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElectionId'>> & {
@@ -63,6 +70,8 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
   if (options.leaderElection && !options.leaderElectionId) {
     throw new Error('leaderElection needs a leaderElectionId: the name of the Lease the replicas share');
   }
+  const logger = options.logger ?? createLogger({ level: logLevel });
+  const registry = options.registry ?? metricsRegistry;
   return {
     kubeConfig: options.kubeConfig ?? defaultKubeConfig(),
     namespace: options.namespace ?? '',
@@ -77,12 +86,15 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
     checkPermissions: options.checkPermissions ?? true,
     permissions: options.permissions ?? [],
-    logger: options.logger ?? createLogger({ level: logLevel }),
+    logger,
     logLevel,
     fieldManager: options.fieldManager ?? 'tsoperator',
-    registry: options.registry ?? metricsRegistry,
+    registry,
     clock: options.clock ?? systemClock,
     handleSignals: options.handleSignals ?? true,
+    webhookServer:
+      options.webhookServer ??
+      new WebhookServer({ registry, logger: logger.child({ component: 'webhook' }) }),
   };
 }
 

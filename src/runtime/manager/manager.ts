@@ -14,6 +14,7 @@ import { leaseLock } from '../leader/lease-lock.ts';
 import type { Logger } from '../log/logger.ts';
 import { startMetricsServer } from '../metrics/metrics-server.ts';
 import type { RunningServer } from '../server/http-server.ts';
+import type { WebhookServer } from '../webhook/webhook-server.ts';
 import {
   parseBindAddress,
   resolveManagerOptions,
@@ -95,6 +96,14 @@ export class Manager {
   /** `http://host:port` of /healthz and /readyz once started, when they are on. */
   get healthProbeUrl(): string | undefined {
     return this.#probeServer?.url;
+  }
+
+  /**
+   * The webhook server: register defaulters, validators and conversions on it before `start`,
+   * which serves them when any is registered.
+   */
+  get webhookServer(): WebhookServer {
+    return this.#options.webhookServer;
   }
 
   /** Starts declaring a controller; pass a kind as a shorthand for `.for(kind)`. */
@@ -182,7 +191,9 @@ export class Manager {
       this.#metricsServer = await startMetricsServer({ ...metrics, registry: this.#options.registry });
     const probes = parseBindAddress(this.#options.healthProbeBindAddress);
     if (probes) this.#probeServer = await this.#probes.listen(probes);
-    const servers = [this.#metricsServer, this.#probeServer].filter((s) => s !== undefined);
+    // Before the caches: a cache of a converted kind syncs only once /convert answers.
+    const webhooks = this.webhookServer.hasHandlers ? await this.webhookServer.start() : undefined;
+    const servers = [this.#metricsServer, this.#probeServer, webhooks].filter((s) => s !== undefined);
     for (const server of servers) this.logger.info('serving', { url: server.url });
     return servers;
   }
