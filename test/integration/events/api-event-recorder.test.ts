@@ -137,6 +137,21 @@ describe('ApiEventRecorder on the API server', () => {
     assert.deepEqual(notes, ['four', 'one', 'other one', 'two']);
   });
 
+  it('names the related object, and keeps events about it apart from events without it', async () => {
+    const cm = await subject();
+    const relatedMap = await client.create<V1ConfigMap>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'related', namespace: cm.metadata?.namespace ?? '' },
+    });
+    const events = recorder(new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0)));
+    events.event(cm, 'Normal', 'Linked', 'Link', 'linked', relatedMap);
+    events.event(cm, 'Normal', 'Linked', 'Link', 'linked');
+    await events.flush();
+    const written = (await eventsIn(cm.metadata?.namespace)).filter((e) => e.regarding?.name === 'settings');
+    assert.deepEqual(written.map((e) => e.related?.name).sort(), ['related', undefined]);
+  });
+
   it('writes events about cluster-scoped objects into default', async () => {
     const ns = await client.create<V1Namespace>({
       apiVersion: 'v1',
