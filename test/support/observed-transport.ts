@@ -15,6 +15,8 @@ export class ObservedTransport implements Transport {
   readonly watches = new Map<string, number>();
   /** GET requests without `watch`, by path without query. */
   readonly lists = new Map<string, number>();
+  /** POST requests (creates, reviews), by path without query. */
+  readonly posts = new Map<string, number>();
 
   constructor(inner: Transport) {
     this.#inner = inner;
@@ -22,6 +24,7 @@ export class ObservedTransport implements Transport {
 
   request<T>(req: RestRequest): Promise<T> {
     if (req.method === 'GET') bump(this.lists, req.path);
+    if (req.method === 'POST') bump(this.posts, req.path);
     return this.#inner.request<T>(req);
   }
 

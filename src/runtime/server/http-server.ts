@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 /** Answers one request. A rejection is answered with 500. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -12,9 +12,9 @@ export interface ListenOptions {
   host?: string;
 }
 
-/** A listening HTTP server. */
+/** A listening HTTP or HTTPS server. */
 export interface RunningServer {
-  /** `http://host:port` as bound, for probes and tests. */
+  /** `http://host:port` or `https://host:port` as bound, for probes and tests. */
   readonly url: string;
   readonly port: number;
   /** Stops accepting connections and closes idle ones; resolves once the server is closed. */
@@ -22,16 +22,31 @@ export interface RunningServer {
 }
 
 /** Starts a plain HTTP server for `handler`; resolves once it listens. */
-export async function startHttpServer(
-  handler: RequestHandler,
-  options: ListenOptions,
-): Promise<RunningServer> {
-  const server = createServer((req, res) => {
+export function startHttpServer(handler: RequestHandler, options: ListenOptions): Promise<RunningServer> {
+  const server = createServer(answerWith(handler));
+  return listen(server, options, 'http', () => server.closeIdleConnections());
+}
+
+/** A request listener that runs `handler` and answers 500 when it rejects. */
+export function answerWith(handler: RequestHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     handler(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`internal server error: ${err instanceof Error ? err.message : String(err)}\n`);
     });
-  });
+  };
+}
+
+/**
+ * Listens on `options` and resolves once listening; the RunningServer's `close` stops accepting and
+ * calls `closeIdle` so that kept-alive connections do not hold the close open.
+ */
+export async function listen(
+  server: Server,
+  options: ListenOptions,
+  scheme: 'http' | 'https',
+  closeIdle: () => void,
+): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -42,12 +57,12 @@ export async function startHttpServer(
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${scheme}://${host}:${address.port}`,
     port: address.port,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
-        server.closeIdleConnections();
+        closeIdle();
       }),
   };
 }

@@ -11,7 +11,7 @@ test('/metrics serves the registered metrics and the Node process metrics', asyn
     registers: [registry],
   });
   reconciles.inc(3);
-  const server = await startMetricsServer({ port: 0, host: '127.0.0.1', registry });
+  const server = await startMetricsServer({ port: 0, host: '127.0.0.1', registry, secure: false });
   try {
     const res = await fetch(`${server.url}/metrics`);
     assert.equal(res.status, 200);
@@ -24,6 +24,13 @@ test('/metrics serves the registered metrics and the Node process metrics', asyn
   } finally {
     await server.close();
   }
+});
+
+test('a secure metrics server (the default) refuses to start without a way to review tokens', async () => {
+  await assert.rejects(
+    startMetricsServer({ port: 0, host: '127.0.0.1', registry: new Registry() }),
+    /needs `auth` to review tokens with/,
+  );
 });
 
 test('process metrics are registered once however often a server starts', () => {
