@@ -61,6 +61,21 @@ describe('a scaffolded project builds, lints and tests green', () => {
     );
   });
 
+  it('create api for a Kubernetes kind: a controller without types', async () => {
+    const output = await tsoperator([
+      'create',
+      'api',
+      '--group',
+      'apps',
+      '--version',
+      'v1',
+      '--kind',
+      'Deployment',
+    ]);
+    assert.match(output, /create {4}src\/controllers\/deployment\.controller\.ts/);
+    assert.ok(!existsSync(join(project, 'src', 'api', 'v1', 'deployment.types.ts')));
+  });
+
   it('npm install, with tsoperator from this checkout', async () => {
     const tarball = (await readdir(root)).find(
       (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
@@ -81,6 +96,7 @@ describe('a scaffolded project builds, lints and tests green', () => {
   it('npm test: the controller test passes on the envtest control plane', async () => {
     const output = await run('npm', ['test']);
     assert.match(output, /✔ records the generation it reconciled in the status/);
+    assert.match(output, /✔ DeploymentReconciler/);
     assert.match(output, /ℹ fail 0/);
   });
 
