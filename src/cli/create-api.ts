@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { askYesNo } from './ask-yes-no.ts';
+import { parseBooleanFlag } from './boolean-flag.ts';
 
 interface CreateApiFlags {
   group?: string;
@@ -29,10 +30,19 @@ export function registerCreateCommand(program: Command): void {
     .option('--group <group>', "the API group, without the domain; default: the project's group, else none")
     .option('--version <version>', 'the API version, e.g. v1 or v1beta1; default: v1')
     .option('--plural <plural>', 'the resource name; default: the English plural of the kind')
+    .option('--namespaced [bool]', 'the kind is namespaced (default: true)', parseBooleanFlag, true)
     .option('--no-namespaced', 'the kind is cluster-scoped')
-    .option('--resource', 'create the types and CRD (default: yes, no for Kubernetes kinds)')
+    .option(
+      '--resource [bool]',
+      'create the types and CRD (default: true, false for Kubernetes kinds)',
+      parseBooleanFlag,
+    )
     .option('--no-resource', 'do not create the types')
-    .option('--controller', 'create a controller (default: yes; asked when interactive)')
+    .option(
+      '--controller [bool]',
+      'create a controller (default: true; asked when interactive)',
+      parseBooleanFlag,
+    )
     .option('--no-controller', 'do not create a controller')
     .option('--multigroup', 'allow a second group, making the project multi-group', false)
     .option('--force', 'regenerate an existing kind; files you changed are kept', false)

@@ -46,7 +46,7 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
   const paths = apiPaths(project, resource);
   if (!resource.api && !resource.external && (await tree.read(paths.types)) === undefined) {
     throw new UsageError(
-      `${paths.types} does not exist, and a controller needs the kind's types: drop --no-resource to create them`,
+      `${paths.types} does not exist, and a controller needs the kind's types: re-run without --no-resource (--resource=false) to create them`,
     );
   }
   const data = (target: string): ApiTemplateData => templateData(project, resource, paths, target);

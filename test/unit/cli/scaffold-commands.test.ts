@@ -60,6 +60,30 @@ describe('tsoperator init and create api (built CLI)', () => {
     assert.ok((await snapshotFolder(dir)).has('src/api/v2/webapp.types.ts'));
   });
 
+  it("create api takes Kubebuilder's --resource=false --controller=true", async () => {
+    const args = [
+      'create',
+      'api',
+      '--group',
+      'apps',
+      '--kind',
+      'Deployment',
+      '--resource=false',
+      '--controller=true',
+    ];
+    const result = await runTsoperator(args, { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok((await snapshotFolder(dir)).has('src/controllers/deployment.controller.ts'));
+  });
+
+  it('create api refuses a boolean flag that is neither true nor false', async () => {
+    const result = await runTsoperator(['create', 'api', '--kind', 'Thing', '--controller=maybe'], {
+      cwd: dir,
+    });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /argument 'maybe' is invalid\. expected true or false\./);
+  });
+
   it('create api with a bad kind exits 2 naming the rule', async () => {
     const result = await runTsoperator(['create', 'api', '--kind', 'webapp'], { cwd: dir });
     assert.equal(result.code, 2);

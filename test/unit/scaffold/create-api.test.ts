@@ -236,7 +236,7 @@ describe('create api names', () => {
     await assert.rejects(
       planApi({ dir, group: 'demo', kind: 'Queue', resource: false }),
       usageErrorMatching(
-        /^src\/api\/v1\/queue\.types\.ts does not exist, and a controller needs the kind's types: drop --no-resource/,
+        /^src\/api\/v1\/queue\.types\.ts does not exist, and a controller needs the kind's types: re-run without --no-resource/,
       ),
     );
   });
