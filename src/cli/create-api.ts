@@ -44,7 +44,12 @@ export function registerCreateCommand(program: Command): void {
       parseBooleanFlag,
     )
     .option('--no-controller', 'do not create a controller')
-    .option('--multigroup', 'allow a second group, making the project multi-group', false)
+    .option(
+      '--multigroup [bool]',
+      'allow a second group, making the project multi-group',
+      parseBooleanFlag,
+      false,
+    )
     .option('--force', 'regenerate an existing kind; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: CreateApiFlags) => {

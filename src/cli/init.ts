@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { parseBooleanFlag } from './boolean-flag.ts';
 
 interface InitFlags {
   domain: string;
@@ -25,11 +26,17 @@ export function registerInitCommand(program: Command): void {
         .default('apache2'),
     )
     .option(
-      '--namespaced',
+      '--namespaced [bool]',
       'the operator watches only its own namespace (Roles instead of ClusterRoles)',
+      parseBooleanFlag,
       false,
     )
-    .option('--multigroup', 'the project will have APIs in more than one group', false)
+    .option(
+      '--multigroup [bool]',
+      'the project will have APIs in more than one group',
+      parseBooleanFlag,
+      false,
+    )
     .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: InitFlags) => {
