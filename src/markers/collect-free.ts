@@ -46,20 +46,21 @@ export function collectFreeMarkers(
   return new MarkerSet(markers);
 }
 
-/** Every line of every comment in the file, found through the tokens' leading trivia. */
+/**
+ * Every line of every comment in the file, in source order, found through the tokens' trivia:
+ * leading (on lines of their own) and trailing (after code on the same line).
+ */
 function allCommentLines(file: SourceFile): CommentLine[] {
   const source = file.compilerNode;
   const text = source.getFullText();
-  const seen = new Set<number>();
-  const lines: CommentLine[] = [];
+  const ranges = new Map<number, ts.CommentRange>();
   const visit = (node: ts.Node): void => {
-    for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
-      if (seen.has(range.pos)) continue;
-      seen.add(range.pos);
-      lines.push(...commentLines(text.slice(range.pos, range.end), range.pos));
-    }
+    for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) ranges.set(range.pos, range);
+    for (const range of ts.getTrailingCommentRanges(text, node.end) ?? []) ranges.set(range.pos, range);
     for (const child of node.getChildren(source)) visit(child);
   };
   visit(source);
-  return lines;
+  return [...ranges.values()]
+    .sort((a, b) => a.pos - b.pos)
+    .flatMap((range) => commentLines(text.slice(range.pos, range.end), range.pos));
 }

@@ -69,3 +69,14 @@ it('reports a broken rbac marker at its file:line:col and keeps the others', () 
   );
   assert.match(diagnostics.items[0]?.message ?? '', /verbs/);
 });
+
+it('finds a marker after code on the same line and in a one-line block comment', () => {
+  const source = [
+    'export const x = 1; // +kubebuilder:rbac:groups=apps,resources=pods,verbs=list',
+    '/* +kubebuilder:rbac:groups=apps,resources=pods,verbs=watch */',
+  ].join('\n');
+  assert.deepEqual(rbacIn(source), [
+    { verbs: ['list'], line: 1 },
+    { verbs: ['watch'], line: 2 },
+  ]);
+});
