@@ -1,5 +1,4 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Registry } from 'prom-client';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
 import type { Handler } from '../handler/handler.ts';
@@ -10,8 +9,7 @@ import { requestFromKey, requestKey } from '../reconcile/request.ts';
 import type { Result } from '../reconcile/result.ts';
 import { isTerminalError } from '../reconcile/terminal-error.ts';
 import { LOW_PRIORITY } from '../workqueue/add-options.ts';
-import { createPrometheusWorkqueueMetricsProvider } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
-import type { WorkqueueMetricsProvider } from '../workqueue/workqueue-metrics-provider.ts';
+import { workqueueMetricsProviderFor } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
 import { controllerMetrics, type ControllerMetrics, type ReconcileOutcome } from './controller-metrics.ts';
 import {
@@ -60,7 +58,7 @@ export class Controller {
       ...(this.#options.rateLimiter ? { rateLimiter: this.#options.rateLimiter } : {}),
       ...(this.#options.registry === metricsRegistry
         ? {}
-        : { metricsProvider: workqueueMetricsFor(this.#options.registry) }),
+        : { metricsProvider: workqueueMetricsProviderFor(this.#options.registry) }),
     });
   }
 
@@ -220,16 +218,4 @@ function isPanic(err: unknown): boolean {
     err instanceof RangeError ||
     err instanceof SyntaxError
   );
-}
-
-const workqueueProviders = new WeakMap<Registry, WorkqueueMetricsProvider>();
-
-/** One workqueue metrics provider per registry: a registry refuses the same metric twice. */
-function workqueueMetricsFor(registry: Registry): WorkqueueMetricsProvider {
-  let provider = workqueueProviders.get(registry);
-  if (!provider) {
-    provider = createPrometheusWorkqueueMetricsProvider(registry);
-    workqueueProviders.set(registry, provider);
-  }
-  return provider;
 }
