@@ -13,8 +13,18 @@ export interface ManagerOptions {
   kubeConfig?: KubeConfig;
   /** Watch and cache only this namespace. Default: '' (all namespaces). */
   namespace?: string;
-  /** `host:port` or `:port` of /metrics; '0' turns it off. Default: ':8080'. */
+  /** `host:port` or `:port` of /metrics; '0' turns it off. Default: ':8443', or ':8080' when not `metricsSecure`. */
   metricsBindAddress?: string;
+  /**
+   * Serve /metrics over HTTPS to callers the API server authenticates (TokenReview) and authorizes
+   * (SubjectAccessReview of `get` on `/metrics`); the manager then needs `create` on tokenreviews and
+   * subjectaccessreviews. False serves plain HTTP to anyone. Default: true.
+   */
+  metricsSecure?: boolean;
+  /** Folder with the metrics server's `tls.crt` and `tls.key`, re-read on change. Default: '' (self-signed at start). */
+  metricsCertPath?: string;
+  /** Let the metrics server speak HTTP/2. Default: false (HTTP/2 rapid reset, CVE-2023-44487). */
+  enableHttp2?: boolean;
   /** `host:port` or `:port` of /healthz and /readyz; '0' turns them off. Default: ':8081'. */
   healthProbeBindAddress?: string;
   /** Run controllers only while holding a Lease, so replicas take turns. Default: false. */
@@ -72,10 +82,14 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
   }
   const logger = options.logger ?? createLogger({ level: logLevel });
   const registry = options.registry ?? metricsRegistry;
+  const metricsSecure = options.metricsSecure ?? true;
   return {
     kubeConfig: options.kubeConfig ?? defaultKubeConfig(),
     namespace: options.namespace ?? '',
-    metricsBindAddress: options.metricsBindAddress ?? ':8080',
+    metricsBindAddress: options.metricsBindAddress ?? (metricsSecure ? ':8443' : ':8080'),
+    metricsSecure,
+    metricsCertPath: options.metricsCertPath ?? '',
+    enableHttp2: options.enableHttp2 ?? false,
     healthProbeBindAddress: options.healthProbeBindAddress ?? ':8081',
     leaderElection: options.leaderElection ?? false,
     leaderElectionId: options.leaderElectionId ?? '',

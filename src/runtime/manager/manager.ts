@@ -3,6 +3,7 @@ import { newCache, type Cache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { newClient, type Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
+import { transportFor } from '../client/transport.ts';
 import { ControllerBuilder } from '../builder/controller-builder.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller-options.ts';
@@ -12,7 +13,7 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
 import type { Logger } from '../log/logger.ts';
-import { startMetricsServer } from '../metrics/metrics-server.ts';
+import { startMetricsServer, type MetricsServerOptions } from '../metrics/metrics-server.ts';
 import type { RunningServer } from '../server/http-server.ts';
 import type { WebhookServer } from '../webhook/webhook-server.ts';
 import {
@@ -23,6 +24,12 @@ import {
 } from './manager-options.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
+
+/** What reviewing metrics callers takes: Kubebuilder's metrics-auth role. */
+const METRICS_AUTH_PERMISSIONS: readonly Permission[] = [
+  { group: 'authentication.k8s.io', resource: 'tokenreviews', verb: 'create' },
+  { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', verb: 'create' },
+];
 
 /** The lease was lost while leading: the process must exit non-zero so it restarts as a follower. */
 export class LeaderElectionLostError extends Error {
@@ -88,7 +95,7 @@ export class Manager {
     return this.#options.kubeConfig;
   }
 
-  /** `http://host:port` of /metrics once started, when it is on. */
+  /** `https://host:port` (`http://` when not `metricsSecure`) of /metrics once started, when it is on. */
   get metricsUrl(): string | undefined {
     return this.#metricsServer?.url;
   }
@@ -182,13 +189,29 @@ export class Manager {
         ...(kind.namespaced && namespace ? { namespace } : {}),
       })),
     );
-    return [...watched, ...this.#options.permissions];
+    const metricsAuth = this.#servesSecureMetrics() ? METRICS_AUTH_PERMISSIONS : [];
+    return [...watched, ...metricsAuth, ...this.#options.permissions];
+  }
+
+  #servesSecureMetrics(): boolean {
+    return this.#options.metricsSecure && parseBindAddress(this.#options.metricsBindAddress) !== undefined;
+  }
+
+  #metricsServing(): MetricsServerOptions {
+    const { registry, metricsSecure, enableHttp2, metricsCertPath, kubeConfig, clock } = this.#options;
+    return {
+      registry,
+      secure: metricsSecure,
+      enableHttp2,
+      logger: this.logger.child({ component: 'metrics' }),
+      auth: { transport: transportFor(kubeConfig), clock },
+      ...(metricsCertPath ? { certPath: metricsCertPath } : {}),
+    };
   }
 
   async #startServers(): Promise<RunningServer[]> {
     const metrics = parseBindAddress(this.#options.metricsBindAddress);
-    if (metrics)
-      this.#metricsServer = await startMetricsServer({ ...metrics, registry: this.#options.registry });
+    if (metrics) this.#metricsServer = await startMetricsServer({ ...metrics, ...this.#metricsServing() });
     const probes = parseBindAddress(this.#options.healthProbeBindAddress);
     if (probes) this.#probeServer = await this.#probes.listen(probes);
     // Before the caches: a cache of a converted kind syncs only once /convert answers.

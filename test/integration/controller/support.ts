@@ -26,6 +26,8 @@ export async function testManager(env: Environment, options: ManagerOptions = {}
   return Manager.create({
     kubeConfig: env.kubeConfig,
     metricsBindAddress: '127.0.0.1:0',
+    // The tests read /metrics with fetch; the secure server is tested in test/integration/metrics.
+    metricsSecure: false,
     healthProbeBindAddress: '127.0.0.1:0',
     registry: new Registry(),
     handleSignals: false,
