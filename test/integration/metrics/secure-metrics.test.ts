@@ -5,14 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { Counter, Registry } from 'prom-client';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
+import { Manager } from '../../../src/runtime/manager/manager.ts';
+import type { ManagerOptions } from '../../../src/runtime/manager/manager-options.ts';
+import { MissingPermissionsError } from '../../../src/runtime/manager/permission-check.ts';
 import { startMetricsServer } from '../../../src/runtime/metrics/metrics-server.ts';
+import { done } from '../../../src/runtime/reconcile/result.ts';
 import type { RunningServer } from '../../../src/runtime/server/http-server.ts';
 import { CertificateAuthority } from '../../../src/runtime/tls/certificate-authority.ts';
+import { eventually } from '../../support/eventually.ts';
 import { httpsGet } from '../../support/https-get.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 import {
@@ -247,5 +253,46 @@ describe('the secure metrics server, other configurations', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the manager', () => {
+  const managerOptions = (kubeConfig: KubeConfig): ManagerOptions => ({
+    kubeConfig,
+    metricsBindAddress: '127.0.0.1:0',
+    metricsCertPath: certDir,
+    healthProbeBindAddress: '0',
+    registry: registryWithCounter(),
+    handleSignals: false,
+  });
+
+  it('serves /metrics over HTTPS to metrics-reader only, by default', async () => {
+    const mgr = await Manager.create(managerOptions(env.kubeConfig));
+    mgr.controller(ConfigMapKind).complete({ reconcile: async () => done() });
+    const stop = new AbortController();
+    const running = mgr.start(stop.signal);
+    try {
+      const url = await eventually(async () => mgr.metricsUrl, 'the metrics server to listen');
+      assert.match(url, /^https:/);
+      const answer = await httpsGet(`${url}/metrics`, { ca: ca.cert, token: readerToken });
+      assert.equal(answer.status, 200);
+      assert.match(answer.body, /^test_scrapes_total 5$/m);
+      assert.equal((await httpsGet(`${url}/metrics`, { ca: ca.cert, token: strangerToken })).status, 403);
+      assert.equal((await httpsGet(`${url}/metrics`, { ca: ca.cert })).status, 401);
+    } finally {
+      stop.abort();
+      await running;
+    }
+  });
+
+  it('does not start without the metrics-auth role, and names what is missing', async () => {
+    const identity = await env.addUser('operator-without-metrics-auth');
+    const mgr = await Manager.create(managerOptions(identity.kubeConfig));
+    await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+      assert.ok(err instanceof MissingPermissionsError);
+      assert.match(err.message, /groups=authentication\.k8s\.io,resources=tokenreviews,verbs=create/);
+      assert.match(err.message, /groups=authorization\.k8s\.io,resources=subjectaccessreviews,verbs=create/);
+      return true;
+    });
   });
 });
