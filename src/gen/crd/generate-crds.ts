@@ -11,7 +11,7 @@ import { finalizeSchema } from './finalize-schema.ts';
 import { findKinds } from './find-kinds.ts';
 import { flattenSchema } from './flatten.ts';
 import { KNOWN_REF_PREFIX, SchemaFormatter } from './format-schema.ts';
-import { knownTypeSchema } from './known-types/index.ts';
+import { sharedKnownTypeSchema } from './known-types/index.ts';
 import { withRootFields } from './type-meta.ts';
 
 export interface CrdGeneratorOptions {
@@ -62,7 +62,7 @@ function kindVersion(
   const named = types.get(types.request(declaration));
   const resolve = (ref: string) =>
     ref.startsWith(KNOWN_REF_PREFIX)
-      ? (knownTypeSchema(ref.slice(KNOWN_REF_PREFIX.length)) ?? {})
+      ? (sharedKnownTypeSchema(ref.slice(KNOWN_REF_PREFIX.length)) ?? {})
       : formatter.namedSchema(ref);
   const conflict = (message: string, ref?: string) => {
     const at = ref === undefined || ref.startsWith(KNOWN_REF_PREFIX) ? named : types.get(ref);

@@ -5,6 +5,7 @@ import {
   knownTypeNames,
   knownTypeOutline,
   knownTypeSchema,
+  sharedKnownTypeSchema,
 } from '../../../src/gen/crd/known-types/index.ts';
 import {
   compactKnownTypes,
@@ -73,4 +74,12 @@ test('knownTypeOutline gives the type and format a reference shows', () => {
   assert.deepEqual(knownTypeOutline('Time'), { type: 'string', format: 'date-time' });
   assert.deepEqual(knownTypeOutline('IntOrString'), {});
   assert.deepEqual(knownTypeOutline('V1NoSuchType'), {});
+});
+
+test('sharedKnownTypeSchema builds a type once and hands out the same frozen schema', () => {
+  const first = sharedKnownTypeSchema('V1Toleration');
+  assert.equal(sharedKnownTypeSchema('V1Toleration'), first);
+  assert.ok(Object.isFrozen(first?.['properties']));
+  assert.deepEqual(first, knownTypeSchema('V1Toleration'));
+  assert.equal(sharedKnownTypeSchema('V1NoSuchType'), undefined);
 });

@@ -19,6 +19,31 @@ export function knownTypeSchema(name: string): JsonSchemaObject | undefined {
   return expandKnownType(name, knownTypeData());
 }
 
+const shared = new Map<string, Readonly<JsonSchemaObject>>();
+
+/**
+ * The same schema as `knownTypeSchema`, built once per process and frozen: for callers that copy
+ * what they keep anyway (schema flattening does), so a type embedded by twenty kinds is built once.
+ */
+export function sharedKnownTypeSchema(name: string): Readonly<JsonSchemaObject> | undefined {
+  let schema = shared.get(name);
+  if (schema === undefined) {
+    const built = knownTypeSchema(name);
+    if (built === undefined) return undefined;
+    schema = deepFreeze(built);
+    shared.set(name, schema);
+  }
+  return schema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Whether `knownTypeSchema(name)` has a schema; cheaper than building one to find out. */
 export function hasKnownType(name: string): boolean {
   return Object.hasOwn(knownTypeData(), name);
