@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { TsoperatorError } from '../errors.ts';
 import { resolveAssets } from './assets.ts';
 import { CertificateAuthority, type CertKeyPair } from '../runtime/tls/certificate-authority.ts';
 import { installCrds } from './crds.ts';
@@ -11,6 +10,7 @@ import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.ts';
 import { startKubeControllerManager } from './kube-controller-manager.ts';
 import { kubeConfigFor } from './kubeconfig.ts';
 import { Reaper, type ManagedProcess } from './process.ts';
+import { retryOnPortConflict } from './ports.ts';
 
 export interface EnvironmentOptions {
   /** Kubernetes version of the binaries. Default: DEFAULT_KUBERNETES_VERSION. */
@@ -94,7 +94,7 @@ export class Environment {
         organizations: ['system:masters'],
         usage: 'client',
       });
-      const etcd = await startEtcd(binDir, dir, options.etcdArgs);
+      const etcd = await retryOnPortConflict(() => startEtcd(binDir, dir, options.etcdArgs));
       processes.push(etcd.process);
       reaper.watchProcess(etcd.process.pid);
       const apiServer = await startApiServerWithRetry(
@@ -240,7 +240,7 @@ async function writeUser(dir: string, name: string, kubeConfig: KubeConfig): Pro
 }
 
 /** A free port can be taken by another process before kube-apiserver binds it; try again then. */
-async function startApiServerWithRetry(
+function startApiServerWithRetry(
   binDir: string,
   dir: string,
   etcdUrl: string,
@@ -249,21 +249,9 @@ async function startApiServerWithRetry(
   extraArgs: readonly string[] | undefined,
   reaper: Reaper,
 ): Promise<KubeApiServer> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const server = await startKubeApiServer({
-        binDir,
-        dir,
-        etcdUrl,
-        ca,
-        admin,
-        extraArgs: extraArgs ?? [],
-      });
-      reaper.watchProcess(server.process.pid);
-      return server;
-    } catch (err) {
-      const portTaken = err instanceof TsoperatorError && /address already in use/.test(err.message);
-      if (!portTaken || attempt >= 3) throw err;
-    }
-  }
+  return retryOnPortConflict(async () => {
+    const server = await startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [] });
+    reaper.watchProcess(server.process.pid);
+    return server;
+  });
 }

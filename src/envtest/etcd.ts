@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManagedProcess } from './process.ts';
 import { freePort } from './ports.ts';
@@ -14,6 +15,8 @@ export async function startEtcd(
   dataDir: string,
   extraArgs: readonly string[] = [],
 ): Promise<Etcd> {
+  // A retried start must not find the data of a member that never ran.
+  await rm(join(dataDir, 'etcd'), { recursive: true, force: true });
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { TsoperatorError } from '../errors.ts';
 
 /**
  * A loopback port that was free a moment ago. Another process may take it before the caller binds
@@ -15,4 +16,19 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Runs `start` again (up to `attempts` times) when it failed because a port picked by freePort was
+ * taken by another process before the server bound it: parallel test files race for ports.
+ */
+export async function retryOnPortConflict<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      const portTaken = err instanceof TsoperatorError && /address already in use/.test(err.message);
+      if (!portTaken || attempt >= attempts) throw err;
+    }
+  }
 }
