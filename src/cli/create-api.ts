@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ApiPlan } from '../scaffold/api/plan-api.ts';
 import { askYesNo } from './ask-yes-no.ts';
 import { parseBooleanFlag } from './boolean-flag.ts';
 
@@ -61,19 +62,21 @@ export function registerCreateCommand(program: Command): void {
         dir: process.cwd(),
         kind: flags.kind,
         namespaced: flags.namespaced,
-        controller,
         multigroup: flags.multigroup,
         force: flags.force,
         ...optional({
+          controller,
           group: flags.group,
           version: flags.version,
           plural: flags.plural,
           resource: flags.resource,
         }),
       };
-      const { plan, manifests } = await scaffoldApi(options, { dryRun: flags.dryRun });
-      for (const taken of plan.defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
-      process.stdout.write(formatChanges(plan.changes));
+      const printPlan = (plan: ApiPlan): void => {
+        for (const taken of plan.defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
+        process.stdout.write(formatChanges(plan.changes));
+      };
+      const { manifests } = await scaffoldApi(options, { dryRun: flags.dryRun, onPlanApplied: printPlan });
       if (flags.dryRun) {
         process.stdout.write('dry run: nothing was written (a real run then regenerates the manifests)\n');
         return;

@@ -59,11 +59,13 @@ export function resolveResource(project: ProjectConfig, request: ResourceRequest
   validateVersion(version);
   const plural = request.plural ?? pluralize(request.kind.toLowerCase());
   validatePlural(plural);
+  const controller =
+    request.controller ?? defaultController(project, { group, version, kind: request.kind }, defaultsTaken);
   const coreDomain = kubernetesGroupDomain(group);
   const resource =
     coreDomain === undefined
-      ? ownResource(project, request, { group, version, plural })
-      : kubernetesResource(request, { group, version, plural, domain: coreDomain });
+      ? ownResource(project, { ...request, controller }, { group, version, plural })
+      : kubernetesResource({ ...request, controller }, { group, version, plural, domain: coreDomain });
   const existing = findResource(project, resource);
   if (existing !== undefined && request.force !== true) {
     throw new UsageError(
@@ -90,6 +92,22 @@ function defaultGroup(project: ProjectConfig, defaultsTaken: string[]): string {
       : `group ${group}, the project's group (no --group given)`,
   );
   return group;
+}
+
+/** A controller, unless another version of the kind has one: a kind has one controller. */
+function defaultController(
+  project: ProjectConfig,
+  gvk: Pick<ResourceConfig, 'group' | 'version' | 'kind'>,
+  defaultsTaken: string[],
+): boolean {
+  const other = project.resources.find(
+    (r) => r.group === gvk.group && r.kind === gvk.kind && r.version !== gvk.version && r.controller === true,
+  );
+  if (other === undefined) return true;
+  defaultsTaken.push(
+    `no controller: ${gvk.kind} ${other.version} has one, which serves every version (pass --controller to write one)`,
+  );
+  return false;
 }
 
 function ownResource(

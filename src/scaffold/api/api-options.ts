@@ -23,6 +23,8 @@ export interface ApiTemplateData {
   readonly licenseHeader: string;
   /** A Kubernetes kind: no types, the kind and type come from the runtime and client-node. */
   readonly external: boolean;
+  /** The kind's first version: the one stored in etcd, so that later versions need no marker edits. */
+  readonly storageVersion: boolean;
   /** Arguments of the types' `+kubebuilder:resource` marker (a custom plural, cluster scope), or ''. */
   readonly resourceMarker: string;
   /** The `+kubebuilder:rbac` marker's groups: the qualified group, or `""` for core. */

@@ -125,6 +125,9 @@ function templateData(
     projectName: project.projectName,
     licenseHeader: licenseHeader(project.settings),
     external: resource.external === true,
+    storageVersion: !project.resources.some(
+      (r) => r !== resource && r.api && r.group === resource.group && r.kind === resource.kind,
+    ),
     resourceMarker: resourceMarkerArguments(resource),
     rbacGroup: group === '' ? '""' : group,
     rbacNamespace: project.settings.namespaced ? ',namespace=system' : '',

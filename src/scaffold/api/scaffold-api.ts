@@ -10,6 +10,17 @@ export interface ScaffoldApiResult {
   readonly manifests: readonly Change[];
 }
 
+/** How `scaffoldApi` runs. */
+export interface ScaffoldApiRun {
+  /** Plan and report, write nothing. */
+  readonly dryRun: boolean;
+  /**
+   * Called once the scaffold is written (or, in a dry run, planned), before the manifests are
+   * regenerated: the command prints the plan here, so that it is shown even when they fail.
+   */
+  readonly onPlanApplied?: (plan: ApiPlan) => void;
+}
+
 /**
  * `create api` from start to end: plans the scaffold, writes it all at once, then regenerates the
  * manifests from the types now on disk. A dry run stops after planning.
@@ -21,10 +32,11 @@ export interface ScaffoldApiResult {
  */
 export async function scaffoldApi(
   options: CreateApiOptions,
-  run: { dryRun: boolean },
+  run: ScaffoldApiRun,
 ): Promise<ScaffoldApiResult> {
   const plan = await planApi(options);
+  if (!run.dryRun) await applyWrites(options.dir, fileWrites(plan.changes));
+  run.onPlanApplied?.(plan);
   if (run.dryRun) return { plan, manifests: [] };
-  await applyWrites(options.dir, fileWrites(plan.changes));
   return { plan, manifests: await regenerateManifests(options.dir) };
 }

@@ -264,3 +264,23 @@ describe('create api names', () => {
     );
   });
 });
+
+test('a second version of a kind: no second controller by default, and v1 stays the storage version', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    await scaffoldApi({ dir, group: 'demo', version: 'v1', kind: 'WebApp' }, { dryRun: false });
+    const { plan, manifests } = await scaffoldApi(
+      { dir, group: 'demo', version: 'v2', kind: 'WebApp' },
+      { dryRun: false },
+    );
+    assert.deepEqual(plan.defaultsTaken, [
+      'no controller: WebApp v1 has one, which serves every version (pass --controller to write one)',
+    ]);
+    assert.equal(plan.resource.controller, undefined);
+    const files = await snapshotFolder(dir);
+    assert.match(files.get('src/api/v1/webapp.types.ts') ?? '', /\+kubebuilder:storageversion/);
+    assert.doesNotMatch(files.get('src/api/v2/webapp.types.ts') ?? '', /\+kubebuilder:storageversion/);
+    assert.ok(manifests.some((c) => c.path === 'config/crd/bases/demo.example.org_webapps.yaml'));
+    assert.match(files.get('config/crd/bases/demo.example.org_webapps.yaml') ?? '', /- name: v2\n/);
+  });
+});
