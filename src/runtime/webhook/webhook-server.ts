@@ -101,8 +101,7 @@ export class WebhookServer {
   }
 
   /** `https://host:port` once started. */
-  get url(): string {
-    if (!this.#url) throw new Error('the webhook server has not started');
+  get url(): string | undefined {
     return this.#url;
   }
 
@@ -113,9 +112,10 @@ export class WebhookServer {
 
   /** The `clientConfig` that makes the API server call `path` on this server (generated CA only). */
   clientConfig(path: string): WebhookClientConfig {
+    if (!this.#url) throw new Error('the webhook server has not started: its URL is not known yet');
     if (!this.#caBundle)
       throw new Error('the webhook server serves a certificate from certDir: its CA is not known');
-    return { url: `${this.url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
+    return { url: `${this.#url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
   }
 
   /** Listens with the certificate of `certDir`, or a generated one; resolves once it listens. */

@@ -19,7 +19,7 @@ export function post(
   body: unknown,
   contentType = 'application/json',
 ): Promise<{ status: number; body: unknown }> {
-  const url = new URL(path, server.url);
+  const url = new URL(path, server.url ?? 'https://not-started');
   return new Promise((resolve, reject) => {
     const req = request(
       url,

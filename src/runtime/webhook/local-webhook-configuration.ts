@@ -1,0 +1,49 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { CONVERT_PATH } from './webhook-paths.ts';
+import type { WebhookClientConfig } from './webhook-server.ts';
+
+/** A clientConfig as generated manifests carry it: a Service in the cluster, or a URL. */
+interface ManifestClientConfig {
+  service?: { path?: string };
+  url?: string;
+}
+
+/** Where the webhooks of a manifest can be sent: a started WebhookServer with its generated CA. */
+export interface WebhookTarget {
+  clientConfig(path: string): WebhookClientConfig;
+}
+
+/**
+ * A copy of a generated manifest whose webhooks call `target` instead of the in-cluster Service:
+ * every webhook of a Mutating- or ValidatingWebhookConfiguration, and the conversion webhook of a
+ * CustomResourceDefinition, keep their path and get the local URL and CA bundle. Other manifests
+ * are returned as they are. This is how `npm start` and tests run webhooks outside the cluster.
+ *
+ * @example
+ * ```ts
+ * await mgr.webhookServer.start();
+ * for (const manifest of generatedManifests) await client.apply(pointAtWebhookServer(manifest, mgr.webhookServer));
+ * ```
+ */
+export function pointAtWebhookServer<T extends KubernetesObject>(manifest: T, target: WebhookTarget): T {
+  const copy = structuredClone(manifest) as T & {
+    webhooks?: { clientConfig?: ManifestClientConfig }[];
+    spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: ManifestClientConfig } } };
+  };
+  if (copy.kind === 'MutatingWebhookConfiguration' || copy.kind === 'ValidatingWebhookConfiguration') {
+    for (const webhook of copy.webhooks ?? [])
+      webhook.clientConfig = target.clientConfig(pathOf(webhook.clientConfig) ?? '/');
+  }
+  const conversion = copy.kind === 'CustomResourceDefinition' ? copy.spec?.conversion : undefined;
+  if (conversion?.strategy === 'Webhook' && conversion.webhook) {
+    conversion.webhook.clientConfig = target.clientConfig(
+      pathOf(conversion.webhook.clientConfig) ?? CONVERT_PATH,
+    );
+  }
+  return copy;
+}
+
+function pathOf(config: ManifestClientConfig | undefined): string | undefined {
+  if (config?.service) return config.service.path;
+  return config?.url ? new URL(config.url).pathname : undefined;
+}
