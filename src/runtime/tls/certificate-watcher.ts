@@ -11,6 +11,8 @@ export interface CertificateWatcherOptions {
   certName?: string;
   /** File name of the private key, PEM. Default: 'tls.key'. */
   keyName?: string;
+  /** Also re-read every this many ms, for file systems that report no changes. Default: 10 000. */
+  pollInterval?: number;
   /** Where a pair that cannot be used is reported. Default: silentLogger. */
   logger?: Logger;
 }
@@ -22,7 +24,7 @@ export interface CertificateWatcherOptions {
  *
  * @example
  * ```ts
- * const certificate = await CertificateWatcher.start('/tmp/k8s-metrics-server/metrics-certs');
+ * const certificate = await CertificateWatcher.start(certDir, { logger });
  * certificate.onChange(() => logger.info('serving a renewed certificate'));
  * ```
  */
@@ -32,6 +34,7 @@ export class CertificateWatcher implements CertificateSource {
   readonly #listeners = new Set<(pair: CertKeyPair) => void>();
   #pair: CertKeyPair;
   #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #reloads: Promise<void> = Promise.resolve();
 
   private constructor(paths: { cert: string; key: string }, pair: CertKeyPair, logger: Logger) {
@@ -48,10 +51,13 @@ export class CertificateWatcher implements CertificateSource {
     };
     const watcher = new CertificateWatcher(paths, await readPair(paths), options.logger ?? silentLogger);
     // The folder, not the files: a Secret volume swaps a symlink and an editor replaces a file.
-    watcher.#watcher = watch(dir, () => {
+    const reload = (): void => {
       watcher.reload().catch((err: unknown) => watcher.#logger.error('certificate reload failed', { err }));
-    });
+    };
+    watcher.#watcher = watch(dir, reload);
     watcher.#watcher.unref();
+    watcher.#timer = setInterval(reload, options.pollInterval ?? 10_000);
+    watcher.#timer.unref();
     return watcher;
   }
 
@@ -73,6 +79,7 @@ export class CertificateWatcher implements CertificateSource {
 
   close(): void {
     this.#watcher?.close();
+    clearInterval(this.#timer);
     this.#listeners.clear();
   }
 
