@@ -141,6 +141,11 @@ export { HealthProbes, type ProbeServerOptions } from './health/health-probes.ts
 export { type HealthChecker, ping } from './health/health-checker.ts';
 /** Serves `metricsRegistry` (plus Node process metrics) on /metrics. */
 export { startMetricsServer, type MetricsServerOptions } from './metrics/metrics-server.ts';
+/** Serves a handler only to callers the API server authenticates (TokenReview) and authorizes (SubjectAccessReview), as the secure /metrics does. */
+export { withAuthenticationAndAuthorization } from './auth/with-authentication-and-authorization.ts';
+export { type DelegatedAuthOptions } from './auth/delegated-auth-options.ts';
+/** What the logger writes in place of credentials, and the JSON replacer that does it, for output of your own. */
+export { REDACTED, redactingReplacer, redactText } from './log/redact.ts';
 /** Status conditions with metav1.Condition semantics: `setCondition(obj, { type, status, reason })` and friends. */
 export {
   type ConditionInput,
