@@ -10,11 +10,12 @@ import { TokenAuthenticator } from './token-authenticator.ts';
 
 /** Why a request is not served: its status and the body that says so. */
 interface Refusal {
-  readonly status: 401 | 403;
+  readonly status: 401 | 403 | 500;
   readonly body: string;
 }
 
 const UNAUTHORIZED: Refusal = { status: 401, body: 'Unauthorized\n' };
+const REVIEW_FAILED: Refusal = { status: 500, body: 'Authentication or authorization failed\n' };
 
 /**
  * Serves `handler` only to callers the API server vouches for, as controller-runtime's
@@ -36,13 +37,10 @@ export function withAuthenticationAndAuthorization(
   const authenticator = new TokenAuthenticator(resolved);
   const reviewer = new SubjectAccessReviewer(resolved);
   return async (req, res) => {
-    let refusal: Refusal | undefined;
-    try {
-      refusal = await check(req, authenticator, reviewer, resolved);
-    } catch (err) {
+    const refusal = await check(req, authenticator, reviewer, resolved).catch((err: unknown): Refusal => {
       resolved.logger.error('could not authenticate or authorize a request', { err, path: req.url });
-      return sendText(res, 500, 'Authentication or authorization failed\n');
-    }
+      return REVIEW_FAILED;
+    });
     if (refusal === undefined) return handler(req, res);
     refuse(res, refusal);
   };
