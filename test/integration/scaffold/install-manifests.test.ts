@@ -41,6 +41,17 @@ for (const namespaced of [false, true]) {
         created.includes(`${managerRole}/webapp-operator-manager-role serverside-applied`),
         created.join('\n'),
       );
+
+      // The sample is valid against the CRD that create api generated.
+      const samples = await execa(kubectl, ['kustomize', join(dir, 'config', 'samples')]);
+      const sample = await execa(
+        kubectl,
+        [...kubeconfig, 'apply', '-n', 'default', '--server-side', '-f', '-'],
+        {
+          input: samples.stdout,
+        },
+      );
+      assert.equal(sample.stdout, 'webapp.demo.example.org/webapp-sample serverside-applied');
     });
   });
 }
