@@ -25,7 +25,9 @@ test('the CRDs generated from every parity fixture are Established on the API se
     await using env = await startEnvironment();
     const crds = await env.installCrds([output]);
     assert.deepEqual(crds.map((crd) => crd.metadata?.name).sort(), [
+      'crates.cargo.example.org',
       'harbors.fleet.example.org',
+      'sailors.crew.example.org',
       'ships.fleet.example.org',
       'stacks.topology.example.org',
       'widgets.validation.example.org',
