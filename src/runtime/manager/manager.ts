@@ -13,6 +13,8 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
 import type { Logger } from '../log/logger.ts';
+import { ApiEventRecorder } from '../events/api-event-recorder.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
 import { startMetricsServer, type MetricsServerOptions } from '../metrics/metrics-server.ts';
 import type { RunningServer } from '../server/http-server.ts';
 import type { WebhookServer } from '../webhook/webhook-server.ts';
@@ -61,6 +63,7 @@ export class Manager {
   readonly #controllers: Controller[] = [];
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
+  readonly #recorders = new Map<string, ApiEventRecorder>();
   #cachesSynced = false;
   #metricsServer: RunningServer | undefined;
   #probeServer: RunningServer | undefined;
@@ -113,6 +116,29 @@ export class Manager {
     return this.#options.webhookServer;
   }
 
+  /**
+   * The manager's event recorder (events.k8s.io/v1), reporting as the field manager's name. Using
+   * it adds `create` and `patch` on events to the permissions checked at start-up.
+   */
+  get events(): EventRecorder {
+    return this.eventRecorderFor(this.#options.fieldManager);
+  }
+
+  /** An event recorder reporting as `reportingController`, one per name. */
+  eventRecorderFor(reportingController: string): EventRecorder {
+    let recorder = this.#recorders.get(reportingController);
+    if (!recorder) {
+      recorder = new ApiEventRecorder({
+        client: this.client,
+        reportingController,
+        clock: this.#options.clock,
+        logger: this.logger.child({ component: 'events' }),
+      });
+      this.#recorders.set(reportingController, recorder);
+    }
+    return recorder;
+  }
+
   /** Starts declaring a controller; pass a kind as a shorthand for `.for(kind)`. */
   controller(nameOrKind?: string | Kind): ControllerBuilder {
     if (typeof nameOrKind === 'object') return new ControllerBuilder(this.#builderHost()).for(nameOrKind);
@@ -146,6 +172,8 @@ export class Manager {
       this.logger.info('caches synced', { kinds: [...this.#watchedKinds.keys()] });
       await (this.#options.leaderElection ? this.#runAsLeader(shutdown) : this.#runControllers(shutdown));
     } finally {
+      // Events recorded by the last reconciles are still being written.
+      await Promise.all([...this.#recorders.values()].map((r) => r.flush()));
       caches.abort();
       await Promise.all(servers.map((s) => s.close()));
       this.logger.info('manager stopped');
@@ -190,7 +218,11 @@ export class Manager {
       })),
     );
     const metricsAuth = this.#servesSecureMetrics() ? METRICS_AUTH_PERMISSIONS : [];
-    return [...watched, ...metricsAuth, ...this.#options.permissions];
+    const events: Permission[] =
+      this.#recorders.size > 0
+        ? ['create', 'patch'].map((verb) => ({ group: 'events.k8s.io', resource: 'events', verb }))
+        : [];
+    return [...watched, ...metricsAuth, ...events, ...this.#options.permissions];
   }
 
   #servesSecureMetrics(): boolean {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient } from '../../../src/runtime/client/client.ts';
+import { EventKind } from '../../../src/runtime/client/kinds.ts';
 import { MissingPermissionsError } from '../../../src/runtime/manager/permission-check.ts';
 import { eventually } from '../../support/eventually.ts';
 import { runInBackground, testManager, WidgetKind, widgetsCrd } from './support.ts';
@@ -82,5 +84,39 @@ describe('manager start-up', () => {
       );
       return true;
     });
+  });
+
+  it('records events through mgr.events, written before start returns', async () => {
+    await env.installCrds([widgetsCrd]);
+    const mgr = await testManager(env, { fieldManager: 'widget-operator' });
+    const client = mgr.client;
+    const recorder = mgr.events;
+    let recorded = false;
+    mgr
+      .controller('eventful')
+      .for(WidgetKind)
+      .complete({
+        reconcile: async (req) => {
+          const widget = await client.get(WidgetKind, req);
+          if (widget && !recorded) {
+            recorder.event(widget, 'Normal', 'Reconciled', 'Reconcile', 'made what the widget asks for');
+            recorded = true;
+          }
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    await newClient({ kubeConfig: env.kubeConfig }).create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: 'Widget',
+      metadata: { name: 'noisy', namespace: 'default' },
+    });
+    await eventually(async () => (recorded ? true : undefined), 'the reconcile to record an event');
+    await run.stop();
+    const events = await newClient({ kubeConfig: env.kubeConfig }).list(EventKind, { namespace: 'default' });
+    const event = events.items.find((e) => e.regarding?.name === 'noisy');
+    assert.equal(event?.reason, 'Reconciled');
+    assert.equal(event?.reportingController, 'widget-operator');
+    assert.equal(event?.note, 'made what the widget asks for');
   });
 });
