@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, ExecaError } from 'execa';
 import { TsoperatorError } from '../../src/errors.ts';
+import { goAvailable } from '../../src/envtest/go-build.ts';
 import { withFileLock } from '../../src/envtest/lock.ts';
 import { cacheRoot, platform } from '../../src/envtest/paths.ts';
 
@@ -36,6 +37,11 @@ export async function ensureControllerGen(root: string = cacheRoot()): Promise<s
 }
 
 async function installControllerGen(folder: string): Promise<void> {
+  if (!(await goAvailable())) {
+    throw new TsoperatorError(
+      `controller-gen ${CONTROLLER_TOOLS_VERSION} is built from the Go module proxy: install Go 1.26 or newer and put \`go\` on PATH.`,
+    );
+  }
   const staging = await mkdtemp(`${folder}.build-`);
   try {
     await execa('go', ['install', '-trimpath', `${CONTROLLER_GEN_PACKAGE}@${CONTROLLER_TOOLS_VERSION}`], {
