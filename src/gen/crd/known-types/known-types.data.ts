@@ -35,6 +35,32 @@ export const KNOWN_TYPES_JSON = `{
   "format": "date-time",
   "type": "string"
  },
+ "V1AWSElasticBlockStoreVolumeSource": {
+  "description": "Represents a Persistent Disk resource in AWS.\\n\\nAn AWS EBS disk must exist before mounting to a container. The disk\\nmust also be in the same AWS zone as the kubelet. An AWS EBS disk\\ncan only be mounted as read/write once. AWS EBS volumes support\\nownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+    "type": "string"
+   },
+   "partition": {
+    "description": "partition is the partition in the volume that you want to mount.\\nIf omitted, the default is to mount by volume name.\\nExamples: For volume /dev/sda1, you specify the partition as \\"1\\".\\nSimilarly, the volume partition for /dev/sda is \\"0\\" (or you can leave the property empty).",
+    "format": "int32",
+    "type": "integer"
+   },
+   "readOnly": {
+    "description": "readOnly value true will force the readOnly setting in VolumeMounts.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+    "type": "boolean"
+   },
+   "volumeID": {
+    "description": "volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
+    "type": "string"
+   }
+  },
+  "required": [
+   "volumeID"
+  ],
+  "type": "object"
+ },
  "V1Affinity": {
   "description": "Affinity is a group of affinity scheduling rules.",
   "properties": {
@@ -51,6 +77,178 @@ export const KNOWN_TYPES_JSON = `{
     "description": "Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s))."
    }
   },
+  "type": "object"
+ },
+ "V1AppArmorProfile": {
+  "description": "AppArmorProfile defines a pod or container's AppArmor settings.",
+  "properties": {
+   "localhostProfile": {
+    "description": "localhostProfile indicates a profile loaded on the node that should be used.\\nThe profile must be preconfigured on the node to work.\\nMust match the loaded name of the profile.\\nMust be set if and only if type is \\"Localhost\\".",
+    "type": "string"
+   },
+   "type": {
+    "description": "type indicates which kind of AppArmor profile will be applied.\\nValid options are:\\n  Localhost - a profile pre-loaded on the node.\\n  RuntimeDefault - the container runtime's default profile.\\n  Unconfined - no AppArmor enforcement.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1AttachedVolume": {
+  "description": "AttachedVolume describes a volume attached to a node",
+  "properties": {
+   "devicePath": {
+    "description": "DevicePath represents the device path where the volume should be available",
+    "type": "string"
+   },
+   "name": {
+    "description": "Name of the attached volume",
+    "type": "string"
+   }
+  },
+  "required": [
+   "devicePath",
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1AzureDiskVolumeSource": {
+  "description": "AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.",
+  "properties": {
+   "cachingMode": {
+    "description": "cachingMode is the Host Caching mode: None, Read Only, Read Write.",
+    "type": "string"
+   },
+   "diskName": {
+    "description": "diskName is the Name of the data disk in the blob storage",
+    "type": "string"
+   },
+   "diskURI": {
+    "description": "diskURI is the URI of data disk in the blob storage",
+    "type": "string"
+   },
+   "fsType": {
+    "default": "ext4",
+    "description": "fsType is Filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "kind": {
+    "description": "kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared",
+    "type": "string"
+   },
+   "readOnly": {
+    "default": false,
+    "description": "readOnly Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "diskName",
+   "diskURI"
+  ],
+  "type": "object"
+ },
+ "V1AzureFilePersistentVolumeSource": {
+  "description": "AzureFile represents an Azure File Service mount on the host and bind mount to the pod.",
+  "properties": {
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretName": {
+    "description": "secretName is the name of secret that contains Azure Storage Account Name and Key",
+    "type": "string"
+   },
+   "secretNamespace": {
+    "description": "secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key\\ndefault is the same as the Pod",
+    "type": "string"
+   },
+   "shareName": {
+    "description": "shareName is the azure Share Name",
+    "type": "string"
+   }
+  },
+  "required": [
+   "secretName",
+   "shareName"
+  ],
+  "type": "object"
+ },
+ "V1AzureFileVolumeSource": {
+  "description": "AzureFile represents an Azure File Service mount on the host and bind mount to the pod.",
+  "properties": {
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretName": {
+    "description": "secretName is the  name of secret that contains Azure Storage Account Name and Key",
+    "type": "string"
+   },
+   "shareName": {
+    "description": "shareName is the azure share Name",
+    "type": "string"
+   }
+  },
+  "required": [
+   "secretName",
+   "shareName"
+  ],
+  "type": "object"
+ },
+ "V1CSIPersistentVolumeSource": {
+  "description": "Represents storage that is managed by an external CSI volume driver",
+  "properties": {
+   "controllerExpandSecretRef": {
+    "$known": "V1SecretReference",
+    "description": "controllerExpandSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nControllerExpandVolume call.\\nThis field is optional, and may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secrets are passed."
+   },
+   "controllerPublishSecretRef": {
+    "$known": "V1SecretReference",
+    "description": "controllerPublishSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nControllerPublishVolume and ControllerUnpublishVolume calls.\\nThis field is optional, and may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secrets are passed."
+   },
+   "driver": {
+    "description": "driver is the name of the driver to use for this volume.\\nRequired.",
+    "type": "string"
+   },
+   "fsType": {
+    "description": "fsType to mount. Must be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\".",
+    "type": "string"
+   },
+   "nodeExpandSecretRef": {
+    "$known": "V1SecretReference",
+    "description": "nodeExpandSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nNodeExpandVolume call.\\nThis field is optional, may be omitted if no secret is required. If the\\nsecret object contains more than one secret, all secrets are passed."
+   },
+   "nodePublishSecretRef": {
+    "$known": "V1SecretReference",
+    "description": "nodePublishSecretRef is a reference to the secret object containing\\nsensitive information to pass to the CSI driver to complete the CSI\\nNodePublishVolume and NodeUnpublishVolume calls.\\nThis field is optional, and may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secrets are passed."
+   },
+   "nodeStageSecretRef": {
+    "$known": "V1SecretReference",
+    "description": "nodeStageSecretRef is a reference to the secret object containing sensitive\\ninformation to pass to the CSI driver to complete the CSI NodeStageVolume\\nand NodeStageVolume and NodeUnstageVolume calls.\\nThis field is optional, and may be empty if no secret is required. If the\\nsecret object contains more than one secret, all secrets are passed."
+   },
+   "readOnly": {
+    "description": "readOnly value to pass to ControllerPublishVolumeRequest.\\nDefaults to false (read/write).",
+    "type": "boolean"
+   },
+   "volumeAttributes": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "volumeAttributes of the volume to publish.",
+    "type": "object"
+   },
+   "volumeHandle": {
+    "description": "volumeHandle is the unique volume name returned by the CSI volume\\nplugin’s CreateVolume to refer to the volume on all subsequent calls.\\nRequired.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "driver",
+   "volumeHandle"
+  ],
   "type": "object"
  },
  "V1CSIVolumeSource": {
@@ -107,6 +305,201 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-list-type": "atomic"
    }
   },
+  "type": "object"
+ },
+ "V1CephFSPersistentVolumeSource": {
+  "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod\\nCephfs volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "monitors": {
+    "description": "monitors is Required: Monitors is a collection of Ceph monitors\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "path": {
+    "description": "path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "boolean"
+   },
+   "secretFile": {
+    "description": "secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"
+   },
+   "user": {
+    "description": "user is Optional: User is the rados user name, default is admin\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "string"
+   }
+  },
+  "required": [
+   "monitors"
+  ],
+  "type": "object"
+ },
+ "V1CephFSVolumeSource": {
+  "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod\\nCephfs volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "monitors": {
+    "description": "monitors is Required: Monitors is a collection of Ceph monitors\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "path": {
+    "description": "path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "boolean"
+   },
+   "secretFile": {
+    "description": "secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"
+   },
+   "user": {
+    "description": "user is optional: User is the rados user name, default is admin\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+    "type": "string"
+   }
+  },
+  "required": [
+   "monitors"
+  ],
+  "type": "object"
+ },
+ "V1CinderPersistentVolumeSource": {
+  "description": "Represents a cinder volume resource in Openstack.\\nA Cinder volume must exist before mounting to a container.\\nThe volume must also be in the same region as the kubelet.\\nCinder volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType Filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef is Optional: points to a secret object containing parameters used to connect\\nto OpenStack."
+   },
+   "volumeID": {
+    "description": "volumeID used to identify the volume in cinder.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "string"
+   }
+  },
+  "required": [
+   "volumeID"
+  ],
+  "type": "object"
+ },
+ "V1CinderVolumeSource": {
+  "description": "Represents a cinder volume resource in Openstack.\\nA Cinder volume must exist before mounting to a container.\\nThe volume must also be in the same region as the kubelet.\\nCinder volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef is optional: points to a secret object containing parameters used to connect\\nto OpenStack."
+   },
+   "volumeID": {
+    "description": "volumeID used to identify the volume in cinder.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+    "type": "string"
+   }
+  },
+  "required": [
+   "volumeID"
+  ],
+  "type": "object"
+ },
+ "V1ClientIPConfig": {
+  "description": "ClientIPConfig represents the configurations of Client IP based session affinity.",
+  "properties": {
+   "timeoutSeconds": {
+    "description": "timeoutSeconds specifies the seconds of ClientIP type session sticky time.\\nThe value must be >0 && <=86400(for 1 day) if ServiceAffinity == \\"ClientIP\\".\\nDefault value is 10800(for 3 hours).",
+    "format": "int32",
+    "type": "integer"
+   }
+  },
+  "type": "object"
+ },
+ "V1ClusterTrustBundleProjection": {
+  "description": "ClusterTrustBundleProjection describes how to select a set of\\nClusterTrustBundle objects and project their contents into the pod\\nfilesystem.",
+  "properties": {
+   "labelSelector": {
+    "$known": "V1LabelSelector",
+    "description": "Select all ClusterTrustBundles that match this label selector.  Only has\\neffect if signerName is set.  Mutually-exclusive with name.  If unset,\\ninterpreted as \\"match nothing\\".  If set but empty, interpreted as \\"match\\neverything\\"."
+   },
+   "name": {
+    "description": "Select a single ClusterTrustBundle by object name.  Mutually-exclusive\\nwith signerName and labelSelector.",
+    "type": "string"
+   },
+   "optional": {
+    "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s)\\naren't available.  If using name, then the named ClusterTrustBundle is\\nallowed not to exist.  If using signerName, then the combination of\\nsignerName and labelSelector is allowed to match zero\\nClusterTrustBundles.",
+    "type": "boolean"
+   },
+   "path": {
+    "description": "Relative path from the volume root to write the bundle.",
+    "type": "string"
+   },
+   "signerName": {
+    "description": "Select all ClusterTrustBundles that match this signer name.\\nMutually-exclusive with name.  The contents of all selected\\nClusterTrustBundles will be unified and deduplicated.",
+    "type": "string"
+   },
+   "user": {
+    "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "path"
+  ],
+  "type": "object"
+ },
+ "V1ComponentCondition": {
+  "description": "Information about the condition of a component.",
+  "properties": {
+   "error": {
+    "description": "Condition error code for a component.\\nFor example, a health check error code.",
+    "type": "string"
+   },
+   "message": {
+    "description": "Message about the condition for a component.\\nFor example, information about a health check.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status of the condition for a component.\\nValid values for \\"Healthy\\": \\"True\\", \\"False\\", or \\"Unknown\\".",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type of condition for a component.\\nValid value: \\"Healthy\\"",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
   "type": "object"
  },
  "V1Condition": {
@@ -196,6 +589,62 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "key"
   ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1ConfigMapNodeConfigSource": {
+  "description": "ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node.\\nThis API is deprecated since 1.22: https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration",
+  "properties": {
+   "kubeletConfigKey": {
+    "description": "KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure\\nThis field is required in all cases.",
+    "type": "string"
+   },
+   "name": {
+    "description": "Name is the metadata.name of the referenced ConfigMap.\\nThis field is required in all cases.",
+    "type": "string"
+   },
+   "namespace": {
+    "description": "Namespace is the metadata.namespace of the referenced ConfigMap.\\nThis field is required in all cases.",
+    "type": "string"
+   },
+   "resourceVersion": {
+    "description": "ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap.\\nThis field is forbidden in Node.Spec, and required in Node.Status.",
+    "type": "string"
+   },
+   "uid": {
+    "description": "UID is the metadata.UID of the referenced ConfigMap.\\nThis field is forbidden in Node.Spec, and required in Node.Status.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "kubeletConfigKey",
+   "name",
+   "namespace"
+  ],
+  "type": "object"
+ },
+ "V1ConfigMapProjection": {
+  "description": "Adapts a ConfigMap into a projected volume.\\n\\nThe contents of the target ConfigMap's Data field will be presented in a\\nprojected volume as files using the keys in the Data field as the file names,\\nunless the items element is populated with specific mappings of keys to paths.\\nNote that this is identical to a configmap volume source without the default\\nmode.",
+  "properties": {
+   "items": {
+    "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+    "items": {
+     "$known": "V1KeyToPath",
+     "description": "Maps a string key to a path within a volume."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "name": {
+    "default": "",
+    "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "type": "string"
+   },
+   "optional": {
+    "description": "optional specify whether the ConfigMap or its keys must be defined",
+    "type": "boolean"
+   }
+  },
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
@@ -331,39 +780,8 @@ export const KNOWN_TYPES_JSON = `{
    "restartPolicyRules": {
     "description": "Represents a list of rules to be checked to determine if the\\ncontainer should be restarted on exit. The rules are evaluated in\\norder. Once a rule matches a container exit condition, the remaining\\nrules are ignored. If no rule matches the container exit condition,\\nthe Container-level restart policy determines the whether the container\\nis restarted or not. Constraints on the rules:\\n- At most 20 rules are allowed.\\n- Rules can have the same action.\\n- Identical rules are not forbidden in validations.\\nWhen rules are specified, container MUST set RestartPolicy explicitly\\neven it if matches the Pod's RestartPolicy.",
     "items": {
-     "description": "ContainerRestartRule describes how a container exit is handled.",
-     "properties": {
-      "action": {
-       "description": "Specifies the action taken on a container exit if the requirements\\nare satisfied. The only possible value is \\"Restart\\" to restart the\\ncontainer.",
-       "type": "string"
-      },
-      "exitCodes": {
-       "description": "Represents the exit codes to check on container exits.",
-       "properties": {
-        "operator": {
-         "description": "Represents the relationship between the container exit code(s) and the\\nspecified values. Possible values are:\\n- In: the requirement is satisfied if the container exit code is in the\\n  set of specified values.\\n- NotIn: the requirement is satisfied if the container exit code is\\n  not in the set of specified values.",
-         "type": "string"
-        },
-        "values": {
-         "description": "Specifies the set of values to check for container exit codes.\\nAt most 255 elements are allowed.",
-         "items": {
-          "format": "int32",
-          "type": "integer"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "set"
-        }
-       },
-       "required": [
-        "operator"
-       ],
-       "type": "object"
-      }
-     },
-     "required": [
-      "action"
-     ],
-     "type": "object"
+     "$known": "V1ContainerRestartRule",
+     "description": "ContainerRestartRule describes how a container exit is handled."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -399,22 +817,8 @@ export const KNOWN_TYPES_JSON = `{
    "volumeDevices": {
     "description": "volumeDevices is the list of block devices to be used by the container.",
     "items": {
-     "description": "volumeDevice describes a mapping of a raw block device within a container.",
-     "properties": {
-      "devicePath": {
-       "description": "devicePath is the path inside of the container that the device will be mapped to.",
-       "type": "string"
-      },
-      "name": {
-       "description": "name must match the name of a persistentVolumeClaim in the pod",
-       "type": "string"
-      }
-     },
-     "required": [
-      "devicePath",
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1VolumeDevice",
+     "description": "volumeDevice describes a mapping of a raw block device within a container."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -442,6 +846,48 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "name"
   ],
+  "type": "object"
+ },
+ "V1ContainerExtendedResourceRequest": {
+  "description": "ContainerExtendedResourceRequest has the mapping of container name,\\nextended resource name to the device request name.",
+  "properties": {
+   "containerName": {
+    "description": "The name of the container requesting resources.",
+    "type": "string"
+   },
+   "requestName": {
+    "description": "The name of the request in the special ResourceClaim which corresponds to the extended resource.",
+    "type": "string"
+   },
+   "resourceName": {
+    "description": "The name of the extended resource in that container which gets backed by DRA.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "containerName",
+   "requestName",
+   "resourceName"
+  ],
+  "type": "object"
+ },
+ "V1ContainerImage": {
+  "description": "Describe a container image",
+  "properties": {
+   "names": {
+    "description": "Names by which this image is known.\\ne.g. [\\"kubernetes.example/hyperkube:v1.0.7\\", \\"cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7\\"]",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "sizeBytes": {
+    "description": "The size of the image in bytes.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
   "type": "object"
  },
  "V1ContainerPort": {
@@ -494,6 +940,241 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1ContainerRestartRule": {
+  "description": "ContainerRestartRule describes how a container exit is handled.",
+  "properties": {
+   "action": {
+    "description": "Specifies the action taken on a container exit if the requirements\\nare satisfied. The only possible value is \\"Restart\\" to restart the\\ncontainer.",
+    "type": "string"
+   },
+   "exitCodes": {
+    "$known": "V1ContainerRestartRuleOnExitCodes",
+    "description": "Represents the exit codes to check on container exits."
+   }
+  },
+  "required": [
+   "action"
+  ],
+  "type": "object"
+ },
+ "V1ContainerRestartRuleOnExitCodes": {
+  "description": "ContainerRestartRuleOnExitCodes describes the condition\\nfor handling an exited container based on its exit codes.",
+  "properties": {
+   "operator": {
+    "description": "Represents the relationship between the container exit code(s) and the\\nspecified values. Possible values are:\\n- In: the requirement is satisfied if the container exit code is in the\\n  set of specified values.\\n- NotIn: the requirement is satisfied if the container exit code is\\n  not in the set of specified values.",
+    "type": "string"
+   },
+   "values": {
+    "description": "Specifies the set of values to check for container exit codes.\\nAt most 255 elements are allowed.",
+    "items": {
+     "format": "int32",
+     "type": "integer"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "set"
+   }
+  },
+  "required": [
+   "operator"
+  ],
+  "type": "object"
+ },
+ "V1ContainerState": {
+  "description": "ContainerState holds a possible state of container.\\nOnly one of its members may be specified.\\nIf none of them is specified, the default one is ContainerStateWaiting.",
+  "properties": {
+   "running": {
+    "$known": "V1ContainerStateRunning",
+    "description": "Details about a running container"
+   },
+   "terminated": {
+    "$known": "V1ContainerStateTerminated",
+    "description": "Details about a terminated container"
+   },
+   "waiting": {
+    "$known": "V1ContainerStateWaiting",
+    "description": "Details about a waiting container"
+   }
+  },
+  "type": "object"
+ },
+ "V1ContainerStateRunning": {
+  "description": "ContainerStateRunning is a running state of a container.",
+  "properties": {
+   "startedAt": {
+    "description": "Time at which the container was last (re-)started",
+    "format": "date-time",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1ContainerStateTerminated": {
+  "description": "ContainerStateTerminated is a terminated state of a container.",
+  "properties": {
+   "containerID": {
+    "description": "Container's ID in the format '<type>://<container_id>'",
+    "type": "string"
+   },
+   "exitCode": {
+    "description": "Exit status from the last termination of the container",
+    "format": "int32",
+    "type": "integer"
+   },
+   "finishedAt": {
+    "description": "Time at which the container last terminated",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "Message regarding the last termination of the container",
+    "type": "string"
+   },
+   "reason": {
+    "description": "(brief) reason from the last termination of the container",
+    "type": "string"
+   },
+   "signal": {
+    "description": "Signal from the last termination of the container",
+    "format": "int32",
+    "type": "integer"
+   },
+   "startedAt": {
+    "description": "Time at which previous execution of the container started",
+    "format": "date-time",
+    "type": "string"
+   }
+  },
+  "required": [
+   "exitCode"
+  ],
+  "type": "object"
+ },
+ "V1ContainerStateWaiting": {
+  "description": "ContainerStateWaiting is a waiting state of a container.",
+  "properties": {
+   "message": {
+    "description": "Message regarding why the container is not yet running.",
+    "type": "string"
+   },
+   "reason": {
+    "description": "(brief) reason the container is not yet running.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1ContainerStatus": {
+  "description": "ContainerStatus contains details for the current status of this container.",
+  "properties": {
+   "allocatedResources": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "AllocatedResources represents the compute resources allocated for this container by the\\nnode. Kubelet sets this value to Container.Resources.Requests upon successful pod admission\\nand after successfully admitting desired pod resize.",
+    "type": "object"
+   },
+   "allocatedResourcesStatus": {
+    "description": "AllocatedResourcesStatus represents the status of various resources\\nallocated for this Pod.",
+    "items": {
+     "$known": "V1ResourceStatus",
+     "description": "ResourceStatus represents the status of a single resource allocated to a Pod."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "containerID": {
+    "description": "ContainerID is the ID of the container in the format '<type>://<container_id>'.\\nWhere type is a container runtime identifier, returned from Version call of CRI API\\n(for example \\"containerd\\").",
+    "type": "string"
+   },
+   "image": {
+    "description": "Image is the name of container image that the container is running.\\nThe container image may not match the image used in the PodSpec,\\nas it may have been resolved by the runtime.\\nMore info: https://kubernetes.io/docs/concepts/containers/images.",
+    "type": "string"
+   },
+   "imageID": {
+    "description": "ImageID is the image ID of the container's image. The image ID may not\\nmatch the image ID of the image used in the PodSpec, as it may have been\\nresolved by the runtime.",
+    "type": "string"
+   },
+   "lastState": {
+    "$known": "V1ContainerState",
+    "description": "LastTerminationState holds the last termination state of the container to\\nhelp debug container crashes and restarts. This field is not\\npopulated if the container is still running and RestartCount is 0."
+   },
+   "name": {
+    "description": "Name is a DNS_LABEL representing the unique name of the container.\\nEach container in a pod must have a unique name across all container types.\\nCannot be updated.",
+    "type": "string"
+   },
+   "ready": {
+    "description": "Ready specifies whether the container is currently passing its readiness check.\\nThe value will change as readiness probes keep executing. If no readiness\\nprobes are specified, this field defaults to true once the container is\\nfully started (see Started field).\\n\\nThe value is typically used to determine whether a container is ready to\\naccept traffic.",
+    "type": "boolean"
+   },
+   "resources": {
+    "$known": "V1ResourceRequirements",
+    "description": "Resources represents the compute resource requests and limits that have been successfully\\nenacted on the running container after it has been started or has been successfully resized."
+   },
+   "restartCount": {
+    "description": "RestartCount holds the number of times the container has been restarted.\\nKubelet makes an effort to always increment the value, but there\\nare cases when the state may be lost due to node restarts and then the value\\nmay be reset to 0. The value is never negative.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "started": {
+    "description": "Started indicates whether the container has finished its postStart lifecycle hook\\nand passed its startup probe.\\nInitialized as false, becomes true after startupProbe is considered\\nsuccessful. Resets to false when the container is restarted, or if kubelet\\nloses state temporarily. In both cases, startup probes will run again.\\nIs always true when no startupProbe is defined and container is running and\\nhas passed the postStart lifecycle hook. The null value must be treated the\\nsame as false.",
+    "type": "boolean"
+   },
+   "state": {
+    "$known": "V1ContainerState",
+    "description": "State holds details about the container's current condition."
+   },
+   "stopSignal": {
+    "description": "StopSignal reports the effective stop signal for this container",
+    "type": "string"
+   },
+   "user": {
+    "$known": "V1ContainerUser",
+    "description": "User represents user identity information initially attached to the first process of the container"
+   },
+   "volumeMounts": {
+    "description": "Status of volume mounts.",
+    "items": {
+     "$known": "V1VolumeMountStatus",
+     "description": "VolumeMountStatus shows status of volume mounts."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "mountPath"
+    ],
+    "x-kubernetes-list-type": "map"
+   }
+  },
+  "required": [
+   "image",
+   "imageID",
+   "name",
+   "ready",
+   "restartCount"
+  ],
+  "type": "object"
+ },
+ "V1ContainerUser": {
+  "description": "ContainerUser represents user identity information",
+  "properties": {
+   "linux": {
+    "$known": "V1LinuxContainerUser",
+    "description": "Linux holds user identity information initially attached to the first process of the containers in Linux.\\nNote that the actual running identity can be changed if the process has enough privilege to do so."
+   }
+  },
+  "type": "object"
+ },
  "V1CronJobSpec": {
   "description": "CronJobSpec describes how the job execution will look like and when it will actually run.",
   "properties": {
@@ -536,6 +1217,20 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "jobTemplate",
    "schedule"
+  ],
+  "type": "object"
+ },
+ "V1DaemonEndpoint": {
+  "description": "DaemonEndpoint contains information about a single Daemon endpoint.",
+  "properties": {
+   "Port": {
+    "description": "Port number of the given endpoint.",
+    "format": "int32",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "Port"
   ],
   "type": "object"
  },
@@ -599,6 +1294,77 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1DownwardAPIProjection": {
+  "description": "Represents downward API info for projecting into a projected volume.\\nNote that this is identical to a downwardAPI volume source without the default\\nmode.",
+  "properties": {
+   "items": {
+    "description": "Items is a list of DownwardAPIVolume file",
+    "items": {
+     "$known": "V1DownwardAPIVolumeFile",
+     "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1DownwardAPIVolumeFile": {
+  "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
+  "properties": {
+   "fieldRef": {
+    "$known": "V1ObjectFieldSelector",
+    "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."
+   },
+   "mode": {
+    "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "path": {
+    "description": "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
+    "type": "string"
+   },
+   "resourceFieldRef": {
+    "$known": "V1ResourceFieldSelector",
+    "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."
+   },
+   "user": {
+    "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "path"
+  ],
+  "type": "object"
+ },
+ "V1DownwardAPIVolumeSource": {
+  "description": "DownwardAPIVolumeSource represents a volume containing downward API info.\\nDownward API volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "defaultMode": {
+    "description": "Optional: mode bits to use on created files by default. Must be a\\nOptional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDefaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "defaultUser": {
+    "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "items": {
+    "description": "Items is a list of downward API volume file",
+    "items": {
+     "$known": "V1DownwardAPIVolumeFile",
+     "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
  "V1EmptyDirVolumeSource": {
   "description": "Represents an empty directory for a pod.\\nEmpty directory volumes support ownership management and SELinux relabeling.",
   "properties": {
@@ -623,6 +1389,88 @@ export const KNOWN_TYPES_JSON = `{
     "description": "sizeLimit is the total amount of local storage required for this EmptyDir volume.\\nThe size limit is also applicable for memory medium.\\nThe maximum usage on memory medium EmptyDir would be the minimum value between\\nthe SizeLimit specified here and the sum of memory limits of all containers in a pod.\\nThe default is nil which means that the limit is undefined.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir",
     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
     "x-kubernetes-int-or-string": true
+   }
+  },
+  "type": "object"
+ },
+ "V1EndpointAddress": {
+  "description": "EndpointAddress is a tuple that describes single IP address.\\nDeprecated: This API is deprecated in v1.33+.",
+  "properties": {
+   "hostname": {
+    "description": "The Hostname of this endpoint",
+    "type": "string"
+   },
+   "ip": {
+    "description": "The IP of this endpoint.\\nMay not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),\\nor link-local multicast (224.0.0.0/24 or ff02::/16).",
+    "type": "string"
+   },
+   "nodeName": {
+    "description": "Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node.",
+    "type": "string"
+   },
+   "targetRef": {
+    "$known": "V1ObjectReference",
+    "description": "Reference to object providing the endpoint."
+   }
+  },
+  "required": [
+   "ip"
+  ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1EndpointSubset": {
+  "description": "EndpointSubset is a group of addresses with a common set of ports. The\\nexpanded set of endpoints is the Cartesian product of Addresses x Ports.\\nFor example, given:\\n\\n\\t{\\n\\t  Addresses: [{\\"ip\\": \\"10.10.1.1\\"}, {\\"ip\\": \\"10.10.2.2\\"}],\\n\\t  Ports:     [{\\"name\\": \\"a\\", \\"port\\": 8675}, {\\"name\\": \\"b\\", \\"port\\": 309}]\\n\\t}\\n\\nThe resulting set of endpoints can be viewed as:\\n\\n\\ta: [ 10.10.1.1:8675, 10.10.2.2:8675 ],\\n\\tb: [ 10.10.1.1:309, 10.10.2.2:309 ]\\n\\nDeprecated: This API is deprecated in v1.33+.",
+  "properties": {
+   "addresses": {
+    "description": "IP addresses which offer the related ports that are marked as ready. These endpoints\\nshould be considered safe for load balancers and clients to utilize.",
+    "items": {
+     "$known": "V1EndpointAddress",
+     "description": "EndpointAddress is a tuple that describes single IP address.\\nDeprecated: This API is deprecated in v1.33+."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "notReadyAddresses": {
+    "description": "IP addresses which offer the related ports but are not currently marked as ready\\nbecause they have not yet finished starting, have recently failed a readiness check,\\nor have recently failed a liveness check.",
+    "items": {
+     "$known": "V1EndpointAddress",
+     "description": "EndpointAddress is a tuple that describes single IP address.\\nDeprecated: This API is deprecated in v1.33+."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "ports": {
+    "description": "Port numbers available on the related IP addresses.",
+    "items": {
+     "description": "EndpointPort is a tuple that describes a single port.\\nDeprecated: This API is deprecated in v1.33+.",
+     "properties": {
+      "appProtocol": {
+       "description": "The application protocol for this port.\\nThis is used as a hint for implementations to offer richer behavior for protocols that they understand.\\nThis field follows standard Kubernetes label syntax.\\nValid values are either:\\n\\n* Un-prefixed protocol names - reserved for IANA standard service names (as per\\nRFC-6335 and https://www.iana.org/assignments/service-names).\\n\\n* Kubernetes-defined prefixed names:\\n  * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-\\n  * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455\\n  * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455\\n\\n* Other protocols should use implementation-defined prefixed names such as\\nmycompany.com/my-custom-protocol.",
+       "type": "string"
+      },
+      "name": {
+       "description": "The name of this port.  This must match the 'name' field in the\\ncorresponding ServicePort.\\nMust be a DNS_LABEL.\\nOptional only if one port is defined.",
+       "type": "string"
+      },
+      "port": {
+       "description": "The port number of the endpoint.",
+       "format": "int32",
+       "type": "integer"
+      },
+      "protocol": {
+       "description": "The IP protocol for this port.\\nMust be UDP, TCP, or SCTP.\\nDefault is TCP.",
+       "type": "string"
+      }
+     },
+     "required": [
+      "port"
+     ],
+     "type": "object",
+     "x-kubernetes-map-type": "atomic"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
    }
   },
   "type": "object"
@@ -678,33 +1526,8 @@ export const KNOWN_TYPES_JSON = `{
     "description": "Selects a field of the pod: supports metadata.name, metadata.namespace, \`metadata.labels['<KEY>']\`, \`metadata.annotations['<KEY>']\`,\\nspec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs."
    },
    "fileKeyRef": {
-    "description": "FileKeyRef selects a key of the env file.\\nRequires the EnvFiles feature gate to be enabled.",
-    "properties": {
-     "key": {
-      "description": "The key within the env file. An invalid key will prevent the pod from starting.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nDuring Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.",
-      "type": "string"
-     },
-     "optional": {
-      "default": false,
-      "description": "Specify whether the file or its key must be defined. If the file or key\\ndoes not exist, then the env var is not published.\\nIf optional is set to true and the specified key does not exist,\\nthe environment variable will not be set in the Pod's containers.\\n\\nIf optional is set to false and the specified key does not exist,\\nan error will be returned during Pod creation.",
-      "type": "boolean"
-     },
-     "path": {
-      "description": "The path within the volume from which to select the file.\\nMust be relative and may not contain the '..' path or start with '..'.",
-      "type": "string"
-     },
-     "volumeName": {
-      "description": "The name of the volume mount containing the env file.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "key",
-     "path",
-     "volumeName"
-    ],
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
+    "$known": "V1FileKeySelector",
+    "description": "FileKeyRef selects a key of the env file.\\nRequires the EnvFiles feature gate to be enabled."
    },
    "resourceFieldRef": {
     "$known": "V1ResourceFieldSelector",
@@ -814,39 +1637,8 @@ export const KNOWN_TYPES_JSON = `{
    "restartPolicyRules": {
     "description": "Represents a list of rules to be checked to determine if the\\ncontainer should be restarted on exit. You cannot set this field on\\nephemeral containers.",
     "items": {
-     "description": "ContainerRestartRule describes how a container exit is handled.",
-     "properties": {
-      "action": {
-       "description": "Specifies the action taken on a container exit if the requirements\\nare satisfied. The only possible value is \\"Restart\\" to restart the\\ncontainer.",
-       "type": "string"
-      },
-      "exitCodes": {
-       "description": "Represents the exit codes to check on container exits.",
-       "properties": {
-        "operator": {
-         "description": "Represents the relationship between the container exit code(s) and the\\nspecified values. Possible values are:\\n- In: the requirement is satisfied if the container exit code is in the\\n  set of specified values.\\n- NotIn: the requirement is satisfied if the container exit code is\\n  not in the set of specified values.",
-         "type": "string"
-        },
-        "values": {
-         "description": "Specifies the set of values to check for container exit codes.\\nAt most 255 elements are allowed.",
-         "items": {
-          "format": "int32",
-          "type": "integer"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "set"
-        }
-       },
-       "required": [
-        "operator"
-       ],
-       "type": "object"
-      }
-     },
-     "required": [
-      "action"
-     ],
-     "type": "object"
+     "$known": "V1ContainerRestartRule",
+     "description": "ContainerRestartRule describes how a container exit is handled."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -886,22 +1678,8 @@ export const KNOWN_TYPES_JSON = `{
    "volumeDevices": {
     "description": "volumeDevices is the list of block devices to be used by the container.",
     "items": {
-     "description": "volumeDevice describes a mapping of a raw block device within a container.",
-     "properties": {
-      "devicePath": {
-       "description": "devicePath is the path inside of the container that the device will be mapped to.",
-       "type": "string"
-      },
-      "name": {
-       "description": "name must match the name of a persistentVolumeClaim in the pod",
-       "type": "string"
-      }
-     },
-     "required": [
-      "devicePath",
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1VolumeDevice",
+     "description": "volumeDevice describes a mapping of a raw block device within a container."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -931,6 +1709,30 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1EphemeralVolumeSource": {
+  "description": "Represents an ephemeral volume that is handled by a normal storage driver.",
+  "properties": {
+   "volumeClaimTemplate": {
+    "$known": "V1PersistentVolumeClaimTemplate",
+    "description": "Will be used to create a stand-alone PVC to provision the volume.\\nThe pod in which this EphemeralVolumeSource is embedded will be the\\nowner of the PVC, i.e. the PVC will be deleted together with the\\npod.  The name of the PVC will be \`<pod name>-<volume name>\` where\\n\`<volume name>\` is the name from the \`PodSpec.Volumes\` array\\nentry. Pod validation will reject the pod if the concatenated name\\nis not valid for a PVC (for example, too long).\\n\\nAn existing PVC with that name that is not owned by the pod\\nwill *not* be used for the pod to avoid using an unrelated\\nvolume by mistake. Starting the pod is then blocked until\\nthe unrelated PVC is removed. If such a pre-created PVC is\\nmeant to be used by the pod, the PVC has to updated with an\\nowner reference to the pod once the pod exists. Normally\\nthis should not be necessary, but it may be useful when\\nmanually reconstructing a broken cluster.\\n\\nThis field is read-only and no changes will be made by Kubernetes\\nto the PVC after it has been created.\\n\\nRequired, must not be nil."
+   }
+  },
+  "type": "object"
+ },
+ "V1EventSource": {
+  "description": "EventSource contains information for an event.",
+  "properties": {
+   "component": {
+    "description": "Component from which the event is generated.",
+    "type": "string"
+   },
+   "host": {
+    "description": "Node name on which the event is generated.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
  "V1ExecAction": {
   "description": "ExecAction describes a \\"run in container\\" action.",
   "properties": {
@@ -943,6 +1745,174 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-list-type": "atomic"
    }
   },
+  "type": "object"
+ },
+ "V1FCVolumeSource": {
+  "description": "Represents a Fibre Channel volume.\\nFibre Channel volumes can only be mounted as read/write once.\\nFibre Channel volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "lun": {
+    "description": "lun is Optional: FC target lun number",
+    "format": "int32",
+    "type": "integer"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "targetWWNs": {
+    "description": "targetWWNs is Optional: FC target worldwide names (WWNs)",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "wwids": {
+    "description": "wwids Optional: FC volume world wide identifiers (wwids)\\nEither wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1FileKeySelector": {
+  "description": "FileKeySelector selects a key of the env file.",
+  "properties": {
+   "key": {
+    "description": "The key within the env file. An invalid key will prevent the pod from starting.\\nThe keys defined within a source may consist of any printable ASCII characters except '='.\\nDuring Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.",
+    "type": "string"
+   },
+   "optional": {
+    "default": false,
+    "description": "Specify whether the file or its key must be defined. If the file or key\\ndoes not exist, then the env var is not published.\\nIf optional is set to true and the specified key does not exist,\\nthe environment variable will not be set in the Pod's containers.\\n\\nIf optional is set to false and the specified key does not exist,\\nan error will be returned during Pod creation.",
+    "type": "boolean"
+   },
+   "path": {
+    "description": "The path within the volume from which to select the file.\\nMust be relative and may not contain the '..' path or start with '..'.",
+    "type": "string"
+   },
+   "volumeName": {
+    "description": "The name of the volume mount containing the env file.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "key",
+   "path",
+   "volumeName"
+  ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1FlexPersistentVolumeSource": {
+  "description": "FlexPersistentVolumeSource represents a generic persistent volume resource that is\\nprovisioned/attached using an exec based plugin.",
+  "properties": {
+   "driver": {
+    "description": "driver is the name of the driver to use for this volume.",
+    "type": "string"
+   },
+   "fsType": {
+    "description": "fsType is the Filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". The default filesystem depends on FlexVolume script.",
+    "type": "string"
+   },
+   "options": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "options is Optional: this field holds extra command options if any.",
+    "type": "object"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef is Optional: SecretRef is reference to the secret object containing\\nsensitive information to pass to the plugin scripts. This may be\\nempty if no secret object is specified. If the secret object\\ncontains more than one secret, all secrets are passed to the plugin\\nscripts."
+   }
+  },
+  "required": [
+   "driver"
+  ],
+  "type": "object"
+ },
+ "V1FlexVolumeSource": {
+  "description": "FlexVolume represents a generic volume resource that is\\nprovisioned/attached using an exec based plugin.",
+  "properties": {
+   "driver": {
+    "description": "driver is the name of the driver to use for this volume.",
+    "type": "string"
+   },
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". The default filesystem depends on FlexVolume script.",
+    "type": "string"
+   },
+   "options": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "options is Optional: this field holds extra command options if any.",
+    "type": "object"
+   },
+   "readOnly": {
+    "description": "readOnly is Optional: defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef is Optional: secretRef is reference to the secret object containing\\nsensitive information to pass to the plugin scripts. This may be\\nempty if no secret object is specified. If the secret object\\ncontains more than one secret, all secrets are passed to the plugin\\nscripts."
+   }
+  },
+  "required": [
+   "driver"
+  ],
+  "type": "object"
+ },
+ "V1FlockerVolumeSource": {
+  "description": "Represents a Flocker volume mounted by the Flocker agent.\\nOne and only one of datasetName and datasetUUID should be set.\\nFlocker volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "datasetName": {
+    "description": "datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker\\nshould be considered as deprecated",
+    "type": "string"
+   },
+   "datasetUUID": {
+    "description": "datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1GCEPersistentDiskVolumeSource": {
+  "description": "Represents a Persistent Disk resource in Google Compute Engine.\\n\\nA GCE PD must exist before mounting to a container. The disk must\\nalso be in the same GCE project and zone as the kubelet. A GCE PD\\ncan only be mounted as read/write once or read-only many times. GCE\\nPDs support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+    "type": "string"
+   },
+   "partition": {
+    "description": "partition is the partition in the volume that you want to mount.\\nIf omitted, the default is to mount by volume name.\\nExamples: For volume /dev/sda1, you specify the partition as \\"1\\".\\nSimilarly, the volume partition for /dev/sda is \\"0\\" (or you can leave the property empty).\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+    "format": "int32",
+    "type": "integer"
+   },
+   "pdName": {
+    "description": "pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "pdName"
+  ],
   "type": "object"
  },
  "V1GRPCAction": {
@@ -965,6 +1935,75 @@ export const KNOWN_TYPES_JSON = `{
   },
   "required": [
    "port"
+  ],
+  "type": "object"
+ },
+ "V1GitRepoVolumeSource": {
+  "description": "Represents a volume that is populated with the contents of a git repository.\\nGit repo volumes do not support ownership management.\\nGit repo volumes support SELinux relabeling.\\n\\nDEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an\\nEmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir\\ninto the Pod's container.",
+  "properties": {
+   "directory": {
+    "description": "directory is the target directory name.\\nMust not contain or start with '..'.  If '.' is supplied, the volume directory will be the\\ngit repository.  Otherwise, if specified, the volume will contain the git repository in\\nthe subdirectory with the given name.",
+    "type": "string"
+   },
+   "repository": {
+    "description": "repository is the URL",
+    "type": "string"
+   },
+   "revision": {
+    "description": "revision is the commit hash for the specified revision.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "repository"
+  ],
+  "type": "object"
+ },
+ "V1GlusterfsPersistentVolumeSource": {
+  "description": "Represents a Glusterfs mount that lasts the lifetime of a pod.\\nGlusterfs volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "endpoints": {
+    "description": "endpoints is the endpoint name that details Glusterfs topology.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "string"
+   },
+   "endpointsNamespace": {
+    "description": "endpointsNamespace is the namespace that contains Glusterfs endpoint.\\nIf this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "string"
+   },
+   "path": {
+    "description": "path is the Glusterfs volume path.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the Glusterfs volume to be mounted with read-only permissions.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "endpoints",
+   "path"
+  ],
+  "type": "object"
+ },
+ "V1GlusterfsVolumeSource": {
+  "description": "Represents a Glusterfs mount that lasts the lifetime of a pod.\\nGlusterfs volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "endpoints": {
+    "description": "endpoints is the endpoint name that details Glusterfs topology.",
+    "type": "string"
+   },
+   "path": {
+    "description": "path is the Glusterfs volume path.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the Glusterfs volume to be mounted with read-only permissions.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+    "type": "boolean"
+   }
+  },
+  "required": [
+   "endpoints",
+   "path"
   ],
   "type": "object"
  },
@@ -1053,6 +2092,19 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1HostIP": {
+  "description": "HostIP represents a single IP address allocated to the host.",
+  "properties": {
+   "ip": {
+    "description": "IP is the IP address assigned to the host",
+    "type": "string"
+   }
+  },
+  "required": [
+   "ip"
+  ],
+  "type": "object"
+ },
  "V1HostPathVolumeSource": {
   "description": "Represents a host path mapped into a pod.\\nHost path volumes do not support ownership management or SELinux relabeling.",
   "properties": {
@@ -1067,6 +2119,156 @@ export const KNOWN_TYPES_JSON = `{
   },
   "required": [
    "path"
+  ],
+  "type": "object"
+ },
+ "V1ISCSIPersistentVolumeSource": {
+  "description": "ISCSIPersistentVolumeSource represents an ISCSI disk.\\nISCSI volumes can only be mounted as read/write once.\\nISCSI volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "chapAuthDiscovery": {
+    "description": "chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication",
+    "type": "boolean"
+   },
+   "chapAuthSession": {
+    "description": "chapAuthSession defines whether support iSCSI Session CHAP authentication",
+    "type": "boolean"
+   },
+   "fsType": {
+    "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi",
+    "type": "string"
+   },
+   "initiatorName": {
+    "description": "initiatorName is the custom iSCSI Initiator Name.\\nIf initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface\\n<target portal>:<volume name> will be created for the connection.",
+    "type": "string"
+   },
+   "iqn": {
+    "description": "iqn is Target iSCSI Qualified Name.",
+    "type": "string"
+   },
+   "iscsiInterface": {
+    "default": "default",
+    "description": "iscsiInterface is the interface Name that uses an iSCSI transport.\\nDefaults to 'default' (tcp).",
+    "type": "string"
+   },
+   "lun": {
+    "description": "lun is iSCSI Target Lun number.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "portals": {
+    "description": "portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef is the CHAP Secret for iSCSI target and initiator authentication"
+   },
+   "targetPortal": {
+    "description": "targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
+    "type": "string"
+   }
+  },
+  "required": [
+   "iqn",
+   "lun",
+   "targetPortal"
+  ],
+  "type": "object"
+ },
+ "V1ISCSIVolumeSource": {
+  "description": "Represents an ISCSI disk.\\nISCSI volumes can only be mounted as read/write once.\\nISCSI volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "chapAuthDiscovery": {
+    "description": "chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication",
+    "type": "boolean"
+   },
+   "chapAuthSession": {
+    "description": "chapAuthSession defines whether support iSCSI Session CHAP authentication",
+    "type": "boolean"
+   },
+   "fsType": {
+    "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi",
+    "type": "string"
+   },
+   "initiatorName": {
+    "description": "initiatorName is the custom iSCSI Initiator Name.\\nIf initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface\\n<target portal>:<volume name> will be created for the connection.",
+    "type": "string"
+   },
+   "iqn": {
+    "description": "iqn is the target iSCSI Qualified Name.",
+    "type": "string"
+   },
+   "iscsiInterface": {
+    "default": "default",
+    "description": "iscsiInterface is the interface Name that uses an iSCSI transport.\\nDefaults to 'default' (tcp).",
+    "type": "string"
+   },
+   "lun": {
+    "description": "lun represents iSCSI Target Lun number.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "portals": {
+    "description": "portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef is the CHAP Secret for iSCSI target and initiator authentication"
+   },
+   "targetPortal": {
+    "description": "targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
+    "type": "string"
+   }
+  },
+  "required": [
+   "iqn",
+   "lun",
+   "targetPortal"
+  ],
+  "type": "object"
+ },
+ "V1ImageVolumeSource": {
+  "description": "ImageVolumeSource represents a image volume resource.",
+  "properties": {
+   "pullPolicy": {
+    "description": "Policy for pulling OCI objects. Possible values are:\\nAlways: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.\\nNever: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.\\nIfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\\nDefaults to Always if :latest tag is specified, or IfNotPresent otherwise.",
+    "type": "string"
+   },
+   "reference": {
+    "description": "Required: Image or artifact reference to be used.\\nBehaves in the same way as pod.spec.containers[*].image.\\nPull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets.\\nMore info: https://kubernetes.io/docs/concepts/containers/images\\nThis field is optional to allow higher level config management to default or override\\ncontainer images in workload controllers like Deployments and StatefulSets.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1ImageVolumeStatus": {
+  "description": "ImageVolumeStatus represents the image-based volume status.",
+  "properties": {
+   "imageRef": {
+    "description": "ImageRef is the digest of the image used for this volume.\\nIt should have a value that's similar to the pod's status.containerStatuses[i].imageID.\\nThe ImageRef length should not exceed 256 characters.",
+    "maxLength": 256,
+    "type": "string"
+   }
+  },
+  "required": [
+   "imageRef"
   ],
   "type": "object"
  },
@@ -1639,72 +2841,205 @@ export const KNOWN_TYPES_JSON = `{
   "description": "Lifecycle describes actions that the management system should take in response to container lifecycle\\nevents. For the PostStart and PreStop lifecycle handlers, management of the container blocks\\nuntil the action is complete, unless the container process fails, in which case the handler is aborted.",
   "properties": {
    "postStart": {
-    "description": "PostStart is called immediately after a container is created. If the handler fails,\\nthe container is terminated and restarted according to its restart policy.\\nOther management of the container blocks until the hook completes.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
-    "properties": {
-     "exec": {
-      "$known": "V1ExecAction",
-      "description": "Exec specifies a command to execute in the container."
-     },
-     "httpGet": {
-      "$known": "V1HTTPGetAction",
-      "description": "HTTPGet specifies an HTTP GET request to perform."
-     },
-     "sleep": {
-      "description": "Sleep represents a duration that the container should sleep.",
-      "properties": {
-       "seconds": {
-        "description": "Seconds is the number of seconds to sleep.",
-        "format": "int64",
-        "type": "integer"
-       }
-      },
-      "required": [
-       "seconds"
-      ],
-      "type": "object"
-     },
-     "tcpSocket": {
-      "$known": "V1TCPSocketAction",
-      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified."
-     }
-    },
-    "type": "object"
+    "$known": "V1LifecycleHandler",
+    "description": "PostStart is called immediately after a container is created. If the handler fails,\\nthe container is terminated and restarted according to its restart policy.\\nOther management of the container blocks until the hook completes.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"
    },
    "preStop": {
-    "description": "PreStop is called immediately before a container is terminated due to an\\nAPI request or management event such as liveness/startup probe failure,\\npreemption, resource contention, etc. The handler is not called if the\\ncontainer crashes or exits. The Pod's termination grace period countdown begins before the\\nPreStop hook is executed. Regardless of the outcome of the handler, the\\ncontainer will eventually terminate within the Pod's termination grace\\nperiod (unless delayed by finalizers). Other management of the container blocks until the hook completes\\nor until the termination grace period is reached.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks",
-    "properties": {
-     "exec": {
-      "$known": "V1ExecAction",
-      "description": "Exec specifies a command to execute in the container."
-     },
-     "httpGet": {
-      "$known": "V1HTTPGetAction",
-      "description": "HTTPGet specifies an HTTP GET request to perform."
-     },
-     "sleep": {
-      "description": "Sleep represents a duration that the container should sleep.",
-      "properties": {
-       "seconds": {
-        "description": "Seconds is the number of seconds to sleep.",
-        "format": "int64",
-        "type": "integer"
-       }
-      },
-      "required": [
-       "seconds"
-      ],
-      "type": "object"
-     },
-     "tcpSocket": {
-      "$known": "V1TCPSocketAction",
-      "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified."
-     }
-    },
-    "type": "object"
+    "$known": "V1LifecycleHandler",
+    "description": "PreStop is called immediately before a container is terminated due to an\\nAPI request or management event such as liveness/startup probe failure,\\npreemption, resource contention, etc. The handler is not called if the\\ncontainer crashes or exits. The Pod's termination grace period countdown begins before the\\nPreStop hook is executed. Regardless of the outcome of the handler, the\\ncontainer will eventually terminate within the Pod's termination grace\\nperiod (unless delayed by finalizers). Other management of the container blocks until the hook completes\\nor until the termination grace period is reached.\\nMore info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"
    },
    "stopSignal": {
     "description": "StopSignal defines which signal will be sent to a container when it is being stopped.\\nIf not specified, the default is defined by the container runtime in use.\\nStopSignal can only be set for Pods with a non-empty .spec.os.name",
     "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1LifecycleHandler": {
+  "description": "LifecycleHandler defines a specific action that should be taken in a lifecycle\\nhook. One and only one of the fields, except TCPSocket must be specified.",
+  "properties": {
+   "exec": {
+    "$known": "V1ExecAction",
+    "description": "Exec specifies a command to execute in the container."
+   },
+   "httpGet": {
+    "$known": "V1HTTPGetAction",
+    "description": "HTTPGet specifies an HTTP GET request to perform."
+   },
+   "sleep": {
+    "$known": "V1SleepAction",
+    "description": "Sleep represents a duration that the container should sleep."
+   },
+   "tcpSocket": {
+    "$known": "V1TCPSocketAction",
+    "description": "Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept\\nfor backward compatibility. There is no validation of this field and\\nlifecycle hooks will fail at runtime when it is specified."
+   }
+  },
+  "type": "object"
+ },
+ "V1LimitRangeItem": {
+  "description": "LimitRangeItem defines a min/max usage limit for any resource that matches on kind.",
+  "properties": {
+   "default": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Default resource requirement limit value by resource name if resource limit is omitted.",
+    "type": "object"
+   },
+   "defaultRequest": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "DefaultRequest is the default resource requirement request value by resource name if resource request is omitted.",
+    "type": "object"
+   },
+   "max": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Max usage constraints on this kind by resource name.",
+    "type": "object"
+   },
+   "maxLimitRequestRatio": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource.",
+    "type": "object"
+   },
+   "min": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Min usage constraints on this kind by resource name.",
+    "type": "object"
+   },
+   "type": {
+    "description": "Type of resource that this limit applies to.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1LimitRangeSpec": {
+  "description": "LimitRangeSpec defines a min/max usage limit for resources that match on kind.",
+  "properties": {
+   "limits": {
+    "description": "Limits is the list of LimitRangeItem objects that are enforced.",
+    "items": {
+     "$known": "V1LimitRangeItem",
+     "description": "LimitRangeItem defines a min/max usage limit for any resource that matches on kind."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "limits"
+  ],
+  "type": "object"
+ },
+ "V1LinuxContainerUser": {
+  "description": "LinuxContainerUser represents user identity information in Linux containers",
+  "properties": {
+   "gid": {
+    "description": "GID is the primary gid initially attached to the first process in the container",
+    "format": "int64",
+    "type": "integer"
+   },
+   "supplementalGroups": {
+    "description": "SupplementalGroups are the supplemental groups initially attached to the first process in the container",
+    "items": {
+     "format": "int64",
+     "type": "integer"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "uid": {
+    "description": "UID is the primary uid initially attached to the first process in the container",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "gid",
+   "uid"
+  ],
+  "type": "object"
+ },
+ "V1LoadBalancerIngress": {
+  "description": "LoadBalancerIngress represents the status of a load-balancer ingress point:\\ntraffic intended for the service should be sent to an ingress point.",
+  "properties": {
+   "hostname": {
+    "description": "Hostname is set for load-balancer ingress points that are DNS based\\n(typically AWS load-balancers)",
+    "type": "string"
+   },
+   "ip": {
+    "description": "IP is set for load-balancer ingress points that are IP based\\n(typically GCE or OpenStack load-balancers)",
+    "type": "string"
+   },
+   "ipMode": {
+    "description": "IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.\\nSetting this to \\"VIP\\" indicates that traffic is delivered to the node with\\nthe destination set to the load-balancer's IP and port.\\nSetting this to \\"Proxy\\" indicates that traffic is delivered to the node or pod with\\nthe destination set to the node's IP and node port or the pod's IP and port.\\nService implementations may use this information to adjust traffic routing.",
+    "type": "string"
+   },
+   "ports": {
+    "description": "Ports is a list of records of service ports\\nIf used, every port defined in the service should have an entry in it",
+    "items": {
+     "$known": "V1PortStatus",
+     "description": "PortStatus represents the error condition of a service port"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
    }
   },
   "type": "object"
@@ -1715,53 +3050,8 @@ export const KNOWN_TYPES_JSON = `{
    "ingress": {
     "description": "Ingress is a list containing ingress points for the load-balancer.\\nTraffic intended for the service should be sent to these ingress points.",
     "items": {
-     "description": "LoadBalancerIngress represents the status of a load-balancer ingress point:\\ntraffic intended for the service should be sent to an ingress point.",
-     "properties": {
-      "hostname": {
-       "description": "Hostname is set for load-balancer ingress points that are DNS based\\n(typically AWS load-balancers)",
-       "type": "string"
-      },
-      "ip": {
-       "description": "IP is set for load-balancer ingress points that are IP based\\n(typically GCE or OpenStack load-balancers)",
-       "type": "string"
-      },
-      "ipMode": {
-       "description": "IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified.\\nSetting this to \\"VIP\\" indicates that traffic is delivered to the node with\\nthe destination set to the load-balancer's IP and port.\\nSetting this to \\"Proxy\\" indicates that traffic is delivered to the node or pod with\\nthe destination set to the node's IP and node port or the pod's IP and port.\\nService implementations may use this information to adjust traffic routing.",
-       "type": "string"
-      },
-      "ports": {
-       "description": "Ports is a list of records of service ports\\nIf used, every port defined in the service should have an entry in it",
-       "items": {
-        "description": "PortStatus represents the error condition of a service port",
-        "properties": {
-         "error": {
-          "description": "Error is to record the problem with the service port\\nThe format of the error shall comply with the following rules:\\n- built-in error values shall be specified in this file and those shall use\\n  CamelCase names\\n- cloud provider specific error values must have names that comply with the\\n  format foo.example.com/CamelCase.",
-          "maxLength": 316,
-          "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-          "type": "string"
-         },
-         "port": {
-          "description": "Port is the port number of the service port of which status is recorded here",
-          "format": "int32",
-          "type": "integer"
-         },
-         "protocol": {
-          "description": "Protocol is the protocol of the service port of which status is recorded here\\nThe supported values are: \\"TCP\\", \\"UDP\\", \\"SCTP\\"",
-          "type": "string"
-         }
-        },
-        "required": [
-         "error",
-         "port",
-         "protocol"
-        ],
-        "type": "object"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      }
-     },
-     "type": "object"
+     "$known": "V1LoadBalancerIngress",
+     "description": "LoadBalancerIngress represents the status of a load-balancer ingress point:\\ntraffic intended for the service should be sent to an ingress point."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -1781,6 +3071,148 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1LocalVolumeSource": {
+  "description": "Local represents directly-attached storage with node affinity",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nIt applies only when the Path is a block device.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". The default value is to auto-select a filesystem if unspecified.",
+    "type": "string"
+   },
+   "path": {
+    "description": "path of the full path to the volume on the node.\\nIt can be either a directory or block device (disk, partition, ...).",
+    "type": "string"
+   }
+  },
+  "required": [
+   "path"
+  ],
+  "type": "object"
+ },
+ "V1ModifyVolumeStatus": {
+  "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation",
+  "properties": {
+   "status": {
+    "description": "status is the status of the ControllerModifyVolume operation. It can be in any of following states:\\n - Pending\\n   Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as\\n   the specified VolumeAttributesClass not existing.\\n - InProgress\\n   InProgress indicates that the volume is being modified.\\n - Infeasible\\n  Infeasible indicates that the request has been rejected as invalid by the CSI driver. To\\n\\t  resolve the error, a valid VolumeAttributesClass needs to be specified.\\nNote: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.",
+    "type": "string"
+   },
+   "targetVolumeAttributesClassName": {
+    "description": "targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status"
+  ],
+  "type": "object"
+ },
+ "V1NFSVolumeSource": {
+  "description": "Represents an NFS mount that lasts the lifetime of a pod.\\nNFS volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "path": {
+    "description": "path that is exported by the NFS server.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the NFS export to be mounted with read-only permissions.\\nDefaults to false.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+    "type": "boolean"
+   },
+   "server": {
+    "description": "server is the hostname or IP address of the NFS server.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
+    "type": "string"
+   }
+  },
+  "required": [
+   "path",
+   "server"
+  ],
+  "type": "object"
+ },
+ "V1NamespaceCondition": {
+  "description": "NamespaceCondition contains details about state of namespace.",
+  "properties": {
+   "lastTransitionTime": {
+    "description": "Last time the condition transitioned from one status to another.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "Human-readable message indicating details about last transition.",
+    "type": "string"
+   },
+   "reason": {
+    "description": "Unique, one-word, CamelCase reason for the condition's last transition.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status of the condition, one of True, False, Unknown.",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type of namespace controller condition.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1NamespaceSpec": {
+  "description": "NamespaceSpec describes the attributes on a Namespace.",
+  "properties": {
+   "finalizers": {
+    "description": "Finalizers is an opaque list of values that must be empty to permanently remove object from storage.\\nMore info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/",
+    "items": {
+     "description": "FinalizerName is the name identifying a finalizer during namespace lifecycle.",
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1NamespaceStatus": {
+  "description": "NamespaceStatus is information about the current status of a Namespace.",
+  "properties": {
+   "conditions": {
+    "description": "Represents the latest available observations of a namespace's current state.",
+    "items": {
+     "$known": "V1NamespaceCondition",
+     "description": "NamespaceCondition contains details about state of namespace."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "phase": {
+    "description": "Phase is the current lifecycle phase of the namespace.\\nMore info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeAddress": {
+  "description": "NodeAddress contains information for the node's address.",
+  "properties": {
+   "address": {
+    "description": "The node address.",
+    "type": "string"
+   },
+   "type": {
+    "description": "Node address type, one of Hostname, ExternalIP or InternalIP.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "address",
+   "type"
+  ],
+  "type": "object"
+ },
  "V1NodeAffinity": {
   "description": "Node affinity is a group of node affinity scheduling rules.",
   "properties": {
@@ -1796,6 +3228,229 @@ export const KNOWN_TYPES_JSON = `{
    "requiredDuringSchedulingIgnoredDuringExecution": {
     "$known": "V1NodeSelector",
     "description": "If the affinity requirements specified by this field are not met at\\nscheduling time, the pod will not be scheduled onto the node.\\nIf the affinity requirements specified by this field cease to be met\\nat some point during pod execution (e.g. due to an update), the system\\nmay or may not try to eventually evict the pod from its node."
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeAllocatableResourceClaimStatus": {
+  "description": "NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.",
+  "properties": {
+   "containers": {
+    "description": "Containers lists the names of all containers in this pod that reference the claim.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "set"
+   },
+   "mapping": {
+    "description": "Mapping contains allocations through devices mapped in the device spec's \`nodeAllocatableResources[...].mapping\` field.\\nThis is used by kubelet for pod level and container-level cgroup enforcement.",
+    "items": {
+     "description": "NodeAllocatableMappedResources describes mapped node allocatable resource allocations.",
+     "properties": {
+      "name": {
+       "description": "Name is the name of the resource (e.g., cpu, memory).",
+       "minLength": 1,
+       "type": "string"
+      },
+      "quantity": {
+       "anyOf": [
+        {
+         "type": "integer"
+        },
+        {
+         "type": "string"
+        }
+       ],
+       "description": "Quantity is the total node allocatable resource capacity allocated for the claim.\\nThis claim's allocated devices is shared by all the containers referencing the claim.\\nKubelet adds this value to both requests and limits at the pod-level cgroup, and to limits at the container-level cgroup for each container referencing the claim.",
+       "minProperties": 1,
+       "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+       "x-kubernetes-int-or-string": true
+      }
+     },
+     "required": [
+      "name",
+      "quantity"
+     ],
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "overhead": {
+    "description": "Overhead contains allocations through devices mapped in the device spec's \`nodeAllocatableResources[...].overhead\` field.\\nThis is used by kubelet for pod level and container-level cgroup enforcement.",
+    "items": {
+     "description": "NodeAllocatableOverheadResources describes auxiliary overhead resource allocations.",
+     "properties": {
+      "name": {
+       "description": "Name is the name of the resource (e.g., cpu, memory).",
+       "minLength": 1,
+       "type": "string"
+      },
+      "perContainer": {
+       "anyOf": [
+        {
+         "type": "integer"
+        },
+        {
+         "type": "string"
+        }
+       ],
+       "description": "PerContainer is the variable overhead quantity applied for each container referencing the claim.\\nThe container references are recorded in \`nodeAllocatableResourceClaimStatuses.containers\`.\\nThe total overhead quantity allocated for the claim is computed as:\\nQuantity = PerPod + (PerContainer * NumReferences)\\nKubelet accounts for this overhead in cgroups:\\n- Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences).\\n- Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container.\\nThis allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once.\\nAt least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration.",
+       "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+       "x-kubernetes-int-or-string": true
+      },
+      "perPod": {
+       "anyOf": [
+        {
+         "type": "integer"
+        },
+        {
+         "type": "string"
+        }
+       ],
+       "description": "PerPod is the flat overhead quantity allocated per pod.\\nAdding to each container limit allows individual containers to utilize the overhead, while the parent pod-level cgroup limit caps the total usage at the pod boundary where the overhead is accounted for exactly once.\\nAt least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration.",
+       "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+       "x-kubernetes-int-or-string": true
+      }
+     },
+     "required": [
+      "name"
+     ],
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "resourceClaimName": {
+    "description": "ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.",
+    "minLength": 1,
+    "type": "string"
+   }
+  },
+  "required": [
+   "resourceClaimName"
+  ],
+  "type": "object"
+ },
+ "V1NodeCondition": {
+  "description": "NodeCondition contains condition information for a node.",
+  "properties": {
+   "lastHeartbeatTime": {
+    "description": "Last time we got an update on a given condition.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "description": "Last time the condition transit from one status to another.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "Human readable message indicating details about last transition.",
+    "type": "string"
+   },
+   "reason": {
+    "description": "(brief) reason for the condition's last transition.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status of the condition, one of True, False, Unknown.",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type of node condition.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1NodeConfigSource": {
+  "description": "NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil.\\nThis API is deprecated since 1.22",
+  "properties": {
+   "configMap": {
+    "$known": "V1ConfigMapNodeConfigSource",
+    "description": "ConfigMap is a reference to a Node's ConfigMap"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeConfigStatus": {
+  "description": "NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.",
+  "properties": {
+   "active": {
+    "$known": "V1NodeConfigSource",
+    "description": "Active reports the checkpointed config the node is actively using.\\nActive will represent either the current version of the Assigned config,\\nor the current LastKnownGood config, depending on whether attempting to use the\\nAssigned config results in an error."
+   },
+   "assigned": {
+    "$known": "V1NodeConfigSource",
+    "description": "Assigned reports the checkpointed config the node will try to use.\\nWhen Node.Spec.ConfigSource is updated, the node checkpoints the associated\\nconfig payload to local disk, along with a record indicating intended\\nconfig. The node refers to this record to choose its config checkpoint, and\\nreports this record in Assigned. Assigned only updates in the status after\\nthe record has been checkpointed to disk. When the Kubelet is restarted,\\nit tries to make the Assigned config the Active config by loading and\\nvalidating the checkpointed payload identified by Assigned."
+   },
+   "error": {
+    "description": "Error describes any problems reconciling the Spec.ConfigSource to the Active config.\\nErrors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned\\nrecord, attempting to checkpoint the payload associated with Spec.ConfigSource, attempting\\nto load or validate the Assigned config, etc.\\nErrors may occur at different points while syncing config. Earlier errors (e.g. download or\\ncheckpointing errors) will not result in a rollback to LastKnownGood, and may resolve across\\nKubelet retries. Later errors (e.g. loading or validating a checkpointed config) will result in\\na rollback to LastKnownGood. In the latter case, it is usually possible to resolve the error\\nby fixing the config assigned in Spec.ConfigSource.\\nYou can find additional information for debugging by searching the error message in the Kubelet log.\\nError is a human-readable description of the error state; machines can check whether or not Error\\nis empty, but should not rely on the stability of the Error text across Kubelet versions.",
+    "type": "string"
+   },
+   "lastKnownGood": {
+    "$known": "V1NodeConfigSource",
+    "description": "LastKnownGood reports the checkpointed config the node will fall back to\\nwhen it encounters an error attempting to use the Assigned config.\\nThe Assigned config becomes the LastKnownGood config when the node determines\\nthat the Assigned config is stable and correct.\\nThis is currently implemented as a 10-minute soak period starting when the local\\nrecord of Assigned config is updated. If the Assigned config is Active at the end\\nof this period, it becomes the LastKnownGood. Note that if Spec.ConfigSource is\\nreset to nil (use local defaults), the LastKnownGood is also immediately reset to nil,\\nbecause the local default config is always assumed good.\\nYou should not make assumptions about the node's method of determining config stability\\nand correctness, as this may change or become configurable in the future."
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeDaemonEndpoints": {
+  "description": "NodeDaemonEndpoints lists ports opened by daemons running on the Node.",
+  "properties": {
+   "kubeletEndpoint": {
+    "$known": "V1DaemonEndpoint",
+    "description": "Endpoint on which Kubelet is listening."
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeFeatures": {
+  "description": "NodeFeatures describes the set of features implemented by the CRI implementation.\\nThe features contained in the NodeFeatures should depend only on the cri implementation\\nindependent of runtime handlers.",
+  "properties": {
+   "supplementalGroupsPolicy": {
+    "description": "SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.",
+    "type": "boolean"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeRuntimeHandler": {
+  "description": "NodeRuntimeHandler is a set of runtime handler information.",
+  "properties": {
+   "features": {
+    "$known": "V1NodeRuntimeHandlerFeatures",
+    "description": "Supported features."
+   },
+   "name": {
+    "description": "Runtime handler name.\\nEmpty for the default runtime handler.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeRuntimeHandlerFeatures": {
+  "description": "NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.",
+  "properties": {
+   "recursiveReadOnlyMounts": {
+    "description": "RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.",
+    "type": "boolean"
+   },
+   "userNamespaces": {
+    "description": "UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.",
+    "type": "boolean"
    }
   },
   "type": "object"
@@ -1819,36 +3474,40 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1NodeSelectorRequirement": {
+  "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
+  "properties": {
+   "key": {
+    "description": "The label key that the selector applies to.",
+    "type": "string"
+   },
+   "operator": {
+    "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
+    "type": "string"
+   },
+   "values": {
+    "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "key",
+   "operator"
+  ],
+  "type": "object"
+ },
  "V1NodeSelectorTerm": {
   "description": "A null or empty node selector term matches no objects. The requirements of\\nthem are ANDed.\\nThe TopologySelectorTerm type implements a subset of the NodeSelectorTerm.",
   "properties": {
    "matchExpressions": {
     "description": "A list of node selector requirements by node's labels.",
     "items": {
-     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-     "properties": {
-      "key": {
-       "description": "The label key that the selector applies to.",
-       "type": "string"
-      },
-      "operator": {
-       "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-       "type": "string"
-      },
-      "values": {
-       "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      }
-     },
-     "required": [
-      "key",
-      "operator"
-     ],
-     "type": "object"
+     "$known": "V1NodeSelectorRequirement",
+     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -1856,30 +3515,8 @@ export const KNOWN_TYPES_JSON = `{
    "matchFields": {
     "description": "A list of node selector requirements by node's fields.",
     "items": {
-     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values.",
-     "properties": {
-      "key": {
-       "description": "The label key that the selector applies to.",
-       "type": "string"
-      },
-      "operator": {
-       "description": "Represents a key's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.",
-       "type": "string"
-      },
-      "values": {
-       "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty. If the operator is Gt or Lt, the values\\narray must have a single element, which will be interpreted as an integer.\\nThis array is replaced during a strategic merge patch.",
-       "items": {
-        "type": "string"
-       },
-       "type": "array",
-       "x-kubernetes-list-type": "atomic"
-      }
-     },
-     "required": [
-      "key",
-      "operator"
-     ],
-     "type": "object"
+     "$known": "V1NodeSelectorRequirement",
+     "description": "A node selector requirement is a selector that contains values, a key, and an operator\\nthat relates the key and values."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -1887,6 +3524,266 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object",
   "x-kubernetes-map-type": "atomic"
+ },
+ "V1NodeSpec": {
+  "description": "NodeSpec describes the attributes that a node is created with.",
+  "properties": {
+   "configSource": {
+    "$known": "V1NodeConfigSource",
+    "description": "Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed."
+   },
+   "externalID": {
+    "description": "Deprecated. Not all kubelets will set this field. Remove field after 1.13.\\nsee: https://issues.k8s.io/61966",
+    "type": "string"
+   },
+   "podCIDR": {
+    "description": "PodCIDR represents the pod IP range assigned to the node.",
+    "type": "string"
+   },
+   "podCIDRs": {
+    "description": "podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this\\nfield is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for\\neach of IPv4 and IPv6.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "set"
+   },
+   "podPreemptionPolicy": {
+    "description": "PodPreemptionPolicy controls the node-level preemption behaviors for pods on this node.\\nThis is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate.",
+    "properties": {
+     "disableResizePreemption": {
+      "description": "DisableResizePreemption lists the owners (e.g., autoscalers, operators, administrators)\\nthat have requested to disable scheduler and Kubelet preemption for in-place pod resize on this node.\\nIf this list is non-empty, resize-induced preemption is disabled on this node.\\nThis is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate.",
+      "items": {
+       "type": "string"
+      },
+      "maxItems": 20,
+      "type": "array",
+      "x-kubernetes-list-type": "set"
+     }
+    },
+    "type": "object"
+   },
+   "providerID": {
+    "description": "ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>",
+    "type": "string"
+   },
+   "taints": {
+    "description": "If specified, the node's taints.",
+    "items": {
+     "$known": "V1Taint",
+     "description": "The node this Taint is attached to has the \\"effect\\" on\\nany pod that does not tolerate the Taint."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "unschedulable": {
+    "description": "Unschedulable controls node schedulability of new pods. By default, node is schedulable.\\nMore info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration",
+    "type": "boolean"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeStatus": {
+  "description": "NodeStatus is information about the current status of a node.",
+  "properties": {
+   "addresses": {
+    "description": "List of addresses reachable to the node.\\nQueried from cloud provider, if available.\\nMore info: https://kubernetes.io/docs/reference/node/node-status/#addresses\\nNote: This field is declared as mergeable, but the merge key is not sufficiently\\nunique, which can cause data corruption when it is merged. Callers should instead\\nuse a full-replacement patch. See https://pr.k8s.io/79391 for an example.\\nConsumers should assume that addresses can change during the\\nlifetime of a Node. However, there are some exceptions where this may not\\nbe possible, such as Pods that inherit a Node's address in its own status or\\nconsumers of the downward API (status.hostIP).",
+    "items": {
+     "$known": "V1NodeAddress",
+     "description": "NodeAddress contains information for the node's address."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "allocatable": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Allocatable represents the resources of a node that are available for scheduling.\\nDefaults to Capacity.",
+    "type": "object"
+   },
+   "capacity": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Capacity represents the total resources of a node.\\nMore info: https://kubernetes.io/docs/reference/node/node-status/#capacity",
+    "type": "object"
+   },
+   "conditions": {
+    "description": "Conditions is an array of current observed node conditions.\\nMore info: https://kubernetes.io/docs/reference/node/node-status/#condition",
+    "items": {
+     "$known": "V1NodeCondition",
+     "description": "NodeCondition contains condition information for a node."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "config": {
+    "$known": "V1NodeConfigStatus",
+    "description": "Status of the config assigned to the node via the dynamic Kubelet config feature."
+   },
+   "daemonEndpoints": {
+    "$known": "V1NodeDaemonEndpoints",
+    "description": "Endpoints of daemons running on the Node."
+   },
+   "declaredFeatures": {
+    "description": "DeclaredFeatures represents the features related to feature gates that are declared by the node.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "features": {
+    "$known": "V1NodeFeatures",
+    "description": "Features describes the set of features implemented by the CRI implementation."
+   },
+   "images": {
+    "description": "List of container images on this node",
+    "items": {
+     "$known": "V1ContainerImage",
+     "description": "Describe a container image"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "nodeInfo": {
+    "$known": "V1NodeSystemInfo",
+    "description": "Set of ids/uuids to uniquely identify the node.\\nMore info: https://kubernetes.io/docs/reference/node/node-status/#info"
+   },
+   "phase": {
+    "description": "NodePhase is the recently observed lifecycle phase of the node.\\nMore info: https://kubernetes.io/docs/concepts/nodes/node/#phase\\nThe field is never populated, and now is deprecated.",
+    "type": "string"
+   },
+   "runtimeHandlers": {
+    "description": "The available runtime handlers.",
+    "items": {
+     "$known": "V1NodeRuntimeHandler",
+     "description": "NodeRuntimeHandler is a set of runtime handler information."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "volumesAttached": {
+    "description": "List of volumes that are attached to the node.",
+    "items": {
+     "$known": "V1AttachedVolume",
+     "description": "AttachedVolume describes a volume attached to a node"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "volumesInUse": {
+    "description": "List of attachable volumes in use (mounted) by the node.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeSwapStatus": {
+  "description": "NodeSwapStatus represents swap memory information.",
+  "properties": {
+   "capacity": {
+    "description": "Total amount of swap memory in bytes.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "type": "object"
+ },
+ "V1NodeSystemInfo": {
+  "description": "NodeSystemInfo is a set of ids/uuids to uniquely identify the node.",
+  "properties": {
+   "architecture": {
+    "description": "The Architecture reported by the node",
+    "type": "string"
+   },
+   "bootID": {
+    "description": "Boot ID reported by the node.",
+    "type": "string"
+   },
+   "containerRuntimeVersion": {
+    "description": "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).",
+    "type": "string"
+   },
+   "kernelVersion": {
+    "description": "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+    "type": "string"
+   },
+   "kubeProxyVersion": {
+    "description": "Deprecated: KubeProxy Version reported by the node.",
+    "type": "string"
+   },
+   "kubeletVersion": {
+    "description": "Kubelet Version reported by the node.",
+    "type": "string"
+   },
+   "machineID": {
+    "description": "MachineID reported by the node. For unique machine identification\\nin the cluster this field is preferred. Learn more from man(5)\\nmachine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html",
+    "type": "string"
+   },
+   "operatingSystem": {
+    "description": "The Operating System reported by the node",
+    "type": "string"
+   },
+   "osImage": {
+    "description": "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).",
+    "type": "string"
+   },
+   "runningInUserNamespace": {
+    "description": "Whether the node is running in a user namespace.",
+    "type": "boolean"
+   },
+   "swap": {
+    "$known": "V1NodeSwapStatus",
+    "description": "Swap Info reported by the node."
+   },
+   "systemUUID": {
+    "description": "SystemUUID reported by the node. For unique machine identification\\nMachineID is preferred. This field is specific to Red Hat hosts\\nhttps://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid",
+    "type": "string"
+   }
+  },
+  "required": [
+   "architecture",
+   "bootID",
+   "containerRuntimeVersion",
+   "kernelVersion",
+   "kubeProxyVersion",
+   "kubeletVersion",
+   "machineID",
+   "operatingSystem",
+   "osImage",
+   "systemUUID"
+  ],
+  "type": "object"
  },
  "V1ObjectFieldSelector": {
   "description": "ObjectFieldSelector selects an APIVersioned field of an object.",
@@ -1981,6 +3878,42 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1PersistentVolumeClaimCondition": {
+  "description": "PersistentVolumeClaimCondition contains details about state of pvc",
+  "properties": {
+   "lastProbeTime": {
+    "description": "lastProbeTime is the time we probed the condition.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "description": "lastTransitionTime is the time the condition transitioned from one status to another.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "message is the human-readable message indicating details about last transition.",
+    "type": "string"
+   },
+   "reason": {
+    "description": "reason is a unique, this should be a short, machine understandable string that gives the reason\\nfor condition's last transition. If it reports \\"Resizing\\" that means the underlying\\npersistent volume is being resized.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status is the status of the condition.\\nCan be True, False, Unknown.\\nMore info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type is the type of the condition.\\nMore info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
+  "type": "object"
+ },
  "V1PersistentVolumeClaimSpec": {
   "description": "PersistentVolumeClaimSpec describes the common attributes of storage devices\\nand allows a Source for provider-specific attributes",
   "properties": {
@@ -2001,42 +3934,8 @@ export const KNOWN_TYPES_JSON = `{
     "description": "dataSourceRef specifies the object from which to populate the volume with data, if a non-empty\\nvolume is desired. This may be any object from a non-empty API group (non\\ncore object) or a PersistentVolumeClaim object.\\nWhen this field is specified, volume binding will only succeed if the type of\\nthe specified object matches some installed volume populator or dynamic\\nprovisioner.\\nThis field will replace the functionality of the dataSource field and as such\\nif both fields are non-empty, they must have the same value. For backwards\\ncompatibility, when namespace isn't specified in dataSourceRef,\\nboth fields (dataSource and dataSourceRef) will be set to the same\\nvalue automatically if one of them is empty and the other is non-empty.\\nWhen namespace is specified in dataSourceRef,\\ndataSource isn't set to the same value and must be empty.\\nThere are three important differences between dataSource and dataSourceRef:\\n* While dataSource only allows two specific types of objects, dataSourceRef\\n  allows any non-core object, as well as PersistentVolumeClaim objects.\\n* While dataSource ignores disallowed values (dropping them), dataSourceRef\\n  preserves all values, and generates an error if a disallowed value is\\n  specified.\\n* While dataSource only allows local objects, dataSourceRef allows objects\\n  in any namespaces.\\n(Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled."
    },
    "resources": {
-    "description": "resources represents the minimum resources the volume should have.\\nUsers are allowed to specify resource requirements\\nthat are lower than previous value but must still be higher than capacity recorded in the\\nstatus field of the claim.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources",
-    "properties": {
-     "limits": {
-      "additionalProperties": {
-       "anyOf": [
-        {
-         "type": "integer"
-        },
-        {
-         "type": "string"
-        }
-       ],
-       "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-       "x-kubernetes-int-or-string": true
-      },
-      "description": "Limits describes the maximum amount of compute resources allowed.\\nMore info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
-      "type": "object"
-     },
-     "requests": {
-      "additionalProperties": {
-       "anyOf": [
-        {
-         "type": "integer"
-        },
-        {
-         "type": "string"
-        }
-       ],
-       "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-       "x-kubernetes-int-or-string": true
-      },
-      "description": "Requests describes the minimum amount of compute resources required.\\nIf Requests is omitted for a container, it defaults to Limits if that is explicitly specified,\\notherwise to an implementation-defined value. Requests cannot exceed Limits.\\nMore info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
-      "type": "object"
-     }
-    },
-    "type": "object"
+    "$known": "V1VolumeResourceRequirements",
+    "description": "resources represents the minimum resources the volume should have.\\nUsers are allowed to specify resource requirements\\nthat are lower than previous value but must still be higher than capacity recorded in the\\nstatus field of the claim.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources"
    },
    "selector": {
     "$known": "V1LabelSelector",
@@ -2056,6 +3955,135 @@ export const KNOWN_TYPES_JSON = `{
    },
    "volumeName": {
     "description": "volumeName is the binding reference to the PersistentVolume backing this claim.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1PersistentVolumeClaimStatus": {
+  "description": "PersistentVolumeClaimStatus is the current status of a persistent volume claim.",
+  "properties": {
+   "accessModes": {
+    "description": "accessModes contains the actual access modes the volume backing the PVC has.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "allocatedResourceStatuses": {
+    "additionalProperties": {
+     "description": "When a controller receives persistentvolume claim update with ClaimResourceStatus for a resource\\nthat it does not recognizes, then it should ignore that update and let other controllers\\nhandle it.",
+     "type": "string"
+    },
+    "description": "allocatedResourceStatuses stores status of resource being resized for the given PVC.\\nKey names follow standard Kubernetes label syntax. Valid values are either:\\n\\t* Un-prefixed keys:\\n\\t\\t- storage - the capacity of the volume.\\n\\t* Custom resources must use implementation-defined prefixed names such as \\"example.com/my-custom-resource\\"\\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered\\nreserved and hence may not be used.\\n\\nClaimResourceStatus can be in any of following states:\\n\\t- ControllerResizeInProgress:\\n\\t\\tState set when resize controller starts resizing the volume in control-plane.\\n\\t- ControllerResizeFailed:\\n\\t\\tState set when resize has failed in resize controller with a terminal error.\\n\\t- NodeResizePending:\\n\\t\\tState set when resize controller has finished resizing the volume but further resizing of\\n\\t\\tvolume is needed on the node.\\n\\t- NodeResizeInProgress:\\n\\t\\tState set when kubelet starts resizing the volume.\\n\\t- NodeResizeFailed:\\n\\t\\tState set when resizing has failed in kubelet with a terminal error. Transient errors don't set\\n\\t\\tNodeResizeFailed.\\nFor example: if expanding a PVC for more capacity - this field can be one of the following states:\\n\\t- pvc.status.allocatedResourceStatus['storage'] = \\"ControllerResizeInProgress\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"ControllerResizeFailed\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizePending\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizeInProgress\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizeFailed\\"\\nWhen this field is not set, it means that no resize operation is in progress for the given PVC.\\n\\nA controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus\\nshould ignore the update for the purpose it was designed. For example - a controller that\\nonly is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid\\nresources associated with PVC.",
+    "type": "object",
+    "x-kubernetes-map-type": "granular"
+   },
+   "allocatedResources": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "allocatedResources tracks the resources allocated to a PVC including its capacity.\\nKey names follow standard Kubernetes label syntax. Valid values are either:\\n\\t* Un-prefixed keys:\\n\\t\\t- storage - the capacity of the volume.\\n\\t* Custom resources must use implementation-defined prefixed names such as \\"example.com/my-custom-resource\\"\\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered\\nreserved and hence may not be used.\\n\\nCapacity reported here may be larger than the actual capacity when a volume expansion operation\\nis requested.\\nFor storage quota, the larger value from allocatedResources and PVC.spec.resources is used.\\nIf allocatedResources is not set, PVC.spec.resources alone is used for quota calculation.\\nIf a volume expansion capacity request is lowered, allocatedResources is only\\nlowered if there are no expansion operations in progress and if the actual volume capacity\\nis equal or lower than the requested capacity.\\n\\nA controller that receives PVC update with previously unknown resourceName\\nshould ignore the update for the purpose it was designed. For example - a controller that\\nonly is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid\\nresources associated with PVC.",
+    "type": "object"
+   },
+   "capacity": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "capacity represents the actual resources of the underlying volume.",
+    "type": "object"
+   },
+   "conditions": {
+    "description": "conditions is the current Condition of persistent volume claim. If underlying persistent volume is being\\nresized then the Condition will be set to 'Resizing'.",
+    "items": {
+     "$known": "V1PersistentVolumeClaimCondition",
+     "description": "PersistentVolumeClaimCondition contains details about state of pvc"
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "currentVolumeAttributesClassName": {
+    "description": "currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using.\\nWhen unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim",
+    "type": "string"
+   },
+   "healthStatus": {
+    "description": "healthStatus contains the latest controller-reported health information\\nfor the volume bound to this claim.",
+    "properties": {
+     "healthConditions": {
+      "description": "conditions is the set of adverse conditions reported by\\nthe CSI controller plugin. An empty list means no adverse condition.\\nAt most 16 conditions may be reported.",
+      "items": {
+       "description": "VolumeHealthCondition represents an adverse health condition reported for a volume.",
+       "properties": {
+        "message": {
+         "description": "message is a human-readable description.\\nMaximum permitted length of a message is 1024 bytes.",
+         "type": "string"
+        },
+        "reason": {
+         "description": "reason is a brief CamelCase machine-parseable reason.\\nTogether with status it forms the unique identity of a condition entry.\\nMaximum permitted length of a reason is 256 bytes.",
+         "minLength": 1,
+         "type": "string"
+        },
+        "status": {
+         "description": "status is the machine-parseable health category.\\nPossible values:\\n- \\"Inaccessible\\": the volume cannot be accessed.\\n- \\"DataLoss\\": data loss has been detected on the volume.\\n- \\"Degraded\\": the volume is functioning with reduced capability.",
+         "enum": [
+          "DataLoss",
+          "Degraded",
+          "Inaccessible"
+         ],
+         "minLength": 1,
+         "type": "string"
+        }
+       },
+       "required": [
+        "reason",
+        "status"
+       ],
+       "type": "object"
+      },
+      "maxItems": 16,
+      "type": "array",
+      "x-kubernetes-list-map-keys": [
+       "status",
+       "reason"
+      ],
+      "x-kubernetes-list-type": "map"
+     },
+     "lastTransitionTime": {
+      "description": "lastTransitionTime is when the current set of conditions first appeared.",
+      "format": "date-time",
+      "type": "string"
+     }
+    },
+    "type": "object"
+   },
+   "modifyVolumeStatus": {
+    "$known": "V1ModifyVolumeStatus",
+    "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation.\\nWhen this is unset, there is no ModifyVolume operation being attempted."
+   },
+   "phase": {
+    "description": "phase represents the current phase of PersistentVolumeClaim.",
     "type": "string"
    }
   },
@@ -2092,6 +4120,227 @@ export const KNOWN_TYPES_JSON = `{
   },
   "required": [
    "claimName"
+  ],
+  "type": "object"
+ },
+ "V1PersistentVolumeSpec": {
+  "description": "PersistentVolumeSpec is the specification of a persistent volume.",
+  "properties": {
+   "accessModes": {
+    "description": "accessModes contains all ways the volume can be mounted.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "awsElasticBlockStore": {
+    "$known": "V1AWSElasticBlockStoreVolumeSource",
+    "description": "awsElasticBlockStore represents an AWS Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nDeprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree\\nawsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"
+   },
+   "azureDisk": {
+    "$known": "V1AzureDiskVolumeSource",
+    "description": "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.\\nDeprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type\\nare redirected to the disk.csi.azure.com CSI driver."
+   },
+   "azureFile": {
+    "$known": "V1AzureFilePersistentVolumeSource",
+    "description": "azureFile represents an Azure File Service mount on the host and bind mount to the pod.\\nDeprecated: AzureFile is deprecated. All operations for the in-tree azureFile type\\nare redirected to the file.csi.azure.com CSI driver."
+   },
+   "capacity": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "capacity is the description of the persistent volume's resources and capacity.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity",
+    "type": "object"
+   },
+   "cephfs": {
+    "$known": "V1CephFSPersistentVolumeSource",
+    "description": "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.\\nDeprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."
+   },
+   "cinder": {
+    "$known": "V1CinderPersistentVolumeSource",
+    "description": "cinder represents a cinder volume attached and mounted on kubelets host machine.\\nDeprecated: Cinder is deprecated. All operations for the in-tree cinder type\\nare redirected to the cinder.csi.openstack.org CSI driver.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md"
+   },
+   "claimRef": {
+    "description": "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.\\nExpected to be non-nil when bound.\\nclaim.VolumeName is the authoritative bind between PV and PVC.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding",
+    "properties": {
+     "apiVersion": {
+      "description": "API version of the referent.",
+      "type": "string"
+     },
+     "fieldPath": {
+      "description": "If referring to a piece of an object instead of an entire object, this string\\nshould contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].\\nFor example, if the object reference is to a container within a pod, this would take on a value like:\\n\\"spec.containers{name}\\" (where \\"name\\" refers to the name of the container that triggered\\nthe event) or if no container name is specified \\"spec.containers[2]\\" (container with\\nindex 2 in this pod). This syntax is chosen only to have some well-defined way of\\nreferencing a part of an object.",
+      "type": "string"
+     },
+     "kind": {
+      "description": "Kind of the referent.\\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+      "type": "string"
+     },
+     "name": {
+      "description": "Name of the referent.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+      "type": "string"
+     },
+     "namespace": {
+      "description": "Namespace of the referent.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
+      "type": "string"
+     },
+     "resourceVersion": {
+      "description": "Specific resourceVersion to which this reference is made, if any.\\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency",
+      "type": "string"
+     },
+     "uid": {
+      "description": "UID of the referent.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids",
+      "type": "string"
+     }
+    },
+    "type": "object",
+    "x-kubernetes-map-type": "granular"
+   },
+   "csi": {
+    "$known": "V1CSIPersistentVolumeSource",
+    "description": "csi represents storage that is handled by an external CSI driver."
+   },
+   "fc": {
+    "$known": "V1FCVolumeSource",
+    "description": "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."
+   },
+   "flexVolume": {
+    "$known": "V1FlexPersistentVolumeSource",
+    "description": "flexVolume represents a generic volume resource that is\\nprovisioned/attached using an exec based plugin.\\nDeprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."
+   },
+   "flocker": {
+    "$known": "V1FlockerVolumeSource",
+    "description": "flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running.\\nDeprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."
+   },
+   "gcePersistentDisk": {
+    "$known": "V1GCEPersistentDiskVolumeSource",
+    "description": "gcePersistentDisk represents a GCE Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod. Provisioned by an admin.\\nDeprecated: GCEPersistentDisk is deprecated. All operations for the in-tree\\ngcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"
+   },
+   "glusterfs": {
+    "$known": "V1GlusterfsPersistentVolumeSource",
+    "description": "glusterfs represents a Glusterfs volume that is attached to a host and\\nexposed to the pod. Provisioned by an admin.\\nDeprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md"
+   },
+   "hostPath": {
+    "$known": "V1HostPathVolumeSource",
+    "description": "hostPath represents a directory on the host.\\nProvisioned by a developer or tester.\\nThis is useful for single-node development and testing only!\\nOn-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"
+   },
+   "iscsi": {
+    "$known": "V1ISCSIPersistentVolumeSource",
+    "description": "iscsi represents an ISCSI Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod. Provisioned by an admin."
+   },
+   "local": {
+    "$known": "V1LocalVolumeSource",
+    "description": "local represents directly-attached storage with node affinity"
+   },
+   "mountOptions": {
+    "description": "mountOptions is the list of mount options, e.g. [\\"ro\\", \\"soft\\"]. Not validated - mount will\\nsimply fail if one is invalid.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "nfs": {
+    "$known": "V1NFSVolumeSource",
+    "description": "nfs represents an NFS mount on the host. Provisioned by an admin.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"
+   },
+   "nodeAffinity": {
+    "$known": "V1VolumeNodeAffinity",
+    "description": "nodeAffinity defines constraints that limit what nodes this volume can be accessed from.\\nThis field influences the scheduling of pods that use this volume.\\nThis field is mutable if MutablePVNodeAffinity feature gate is enabled."
+   },
+   "persistentVolumeReclaimPolicy": {
+    "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.\\nValid options are Retain (default for manually created PersistentVolumes), Delete (default\\nfor dynamically provisioned PersistentVolumes), and Recycle (deprecated).\\nRecycle must be supported by the volume plugin underlying this PersistentVolume.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming",
+    "type": "string"
+   },
+   "photonPersistentDisk": {
+    "$known": "V1PhotonPersistentDiskVolumeSource",
+    "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.\\nDeprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."
+   },
+   "portworxVolume": {
+    "$known": "V1PortworxVolumeSource",
+    "description": "portworxVolume represents a portworx volume attached and mounted on kubelets host machine.\\nDeprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type\\nare redirected to the pxd.portworx.com CSI driver."
+   },
+   "quobyte": {
+    "$known": "V1QuobyteVolumeSource",
+    "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime.\\nDeprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."
+   },
+   "rbd": {
+    "$known": "V1RBDPersistentVolumeSource",
+    "description": "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.\\nDeprecated: RBD is deprecated and the in-tree rbd type is no longer supported.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md"
+   },
+   "scaleIO": {
+    "$known": "V1ScaleIOPersistentVolumeSource",
+    "description": "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.\\nDeprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."
+   },
+   "storageClassName": {
+    "description": "storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value\\nmeans that this volume does not belong to any StorageClass.",
+    "type": "string"
+   },
+   "storageos": {
+    "$known": "V1StorageOSPersistentVolumeSource",
+    "description": "storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod.\\nDeprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.\\nMore info: https://examples.k8s.io/volumes/storageos/README.md"
+   },
+   "volumeAttributesClassName": {
+    "description": "Name of VolumeAttributesClass to which this persistent volume belongs. Empty value\\nis not allowed. When this field is not set, it indicates that this volume does not belong to any\\nVolumeAttributesClass. This field is mutable and can be changed by the CSI driver\\nafter a volume has been updated successfully to a new class.\\nFor an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound\\nPersistentVolumeClaims during the binding process.",
+    "type": "string"
+   },
+   "volumeMode": {
+    "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem\\nor to remain in raw block state. Value of Filesystem is implied when not included in spec.",
+    "type": "string"
+   },
+   "vsphereVolume": {
+    "$known": "V1VsphereVirtualDiskVolumeSource",
+    "description": "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.\\nDeprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type\\nare redirected to the csi.vsphere.vmware.com CSI driver."
+   }
+  },
+  "type": "object"
+ },
+ "V1PersistentVolumeStatus": {
+  "description": "PersistentVolumeStatus is the current status of a persistent volume.",
+  "properties": {
+   "lastPhaseTransitionTime": {
+    "description": "lastPhaseTransitionTime is the time the phase transitioned from one to another\\nand automatically resets to current time everytime a volume phase transitions.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "message is a human-readable message indicating details about why the volume is in this state.",
+    "type": "string"
+   },
+   "phase": {
+    "description": "phase indicates if a volume is available, bound to a claim, or released by a claim.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase",
+    "type": "string"
+   },
+   "reason": {
+    "description": "reason is a brief CamelCase string that describes any failure and is meant\\nfor machine parsing and tidy display in the CLI.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1PhotonPersistentDiskVolumeSource": {
+  "description": "Represents a Photon Controller persistent disk resource.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "pdID": {
+    "description": "pdID is the ID that identifies Photon Controller persistent disk",
+    "type": "string"
+   }
+  },
+  "required": [
+   "pdID"
   ],
   "type": "object"
  },
@@ -2188,6 +4437,94 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1PodCertificateProjection": {
+  "description": "PodCertificateProjection provides a private key and X.509 certificate in the\\npod filesystem.",
+  "properties": {
+   "certificateChainPath": {
+    "description": "Write the certificate chain at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
+    "type": "string"
+   },
+   "credentialBundlePath": {
+    "description": "Write the credential bundle at this path in the projected volume.\\n\\nThe credential bundle is a single file that contains multiple PEM blocks.\\nThe first PEM block is a PRIVATE KEY block, containing a PKCS#8 private\\nkey.\\n\\nThe remaining blocks are CERTIFICATE blocks, containing the issued\\ncertificate chain from the signer (leaf and any intermediates).\\n\\nUsing credentialBundlePath lets your Pod's application code make a single\\natomic read that retrieves a consistent key and certificate chain.  If you\\nproject them to separate files, your application code will need to\\nadditionally check that the leaf certificate was issued to the key.",
+    "type": "string"
+   },
+   "keyPath": {
+    "description": "Write the key at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
+    "type": "string"
+   },
+   "keyType": {
+    "description": "The type of keypair Kubelet will generate for the pod.\\n\\nValid values are \\"RSA3072\\", \\"RSA4096\\", \\"ECDSAP256\\", \\"ECDSAP384\\",\\n\\"ECDSAP521\\", and \\"ED25519\\".",
+    "type": "string"
+   },
+   "maxExpirationSeconds": {
+    "description": "maxExpirationSeconds is the maximum lifetime permitted for the\\ncertificate.\\n\\nKubelet copies this value verbatim into the PodCertificateRequests it\\ngenerates for this projection.\\n\\nIf omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver\\nwill reject values shorter than 3600 (1 hour).  The maximum allowable\\nvalue is 7862400 (91 days).\\n\\nThe signer implementation is then free to issue a certificate with any\\nlifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600\\nseconds (1 hour).  This constraint is enforced by kube-apiserver.\\n\`kubernetes.io\` signers will never issue certificates with a lifetime\\nlonger than 24 hours.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "signerName": {
+    "description": "Kubelet's generated CSRs will be addressed to this signer.",
+    "type": "string"
+   },
+   "user": {
+    "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "userAnnotations": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "userAnnotations allow pod authors to pass additional information to\\nthe signer implementation.  Kubernetes does not restrict or validate this\\nmetadata in any way.\\n\\nThese values are copied verbatim into the \`spec.unverifiedUserAnnotations\` field of\\nthe PodCertificateRequest objects that Kubelet creates.\\n\\nEntries are subject to the same validation as object metadata annotations,\\nwith the addition that all keys must be domain-prefixed. No restrictions\\nare placed on values, except an overall size limitation on the entire field.\\n\\nSigners should document the keys and values they support. Signers should\\ndeny requests that contain keys they do not recognize.",
+    "type": "object"
+   }
+  },
+  "required": [
+   "keyType",
+   "signerName"
+  ],
+  "type": "object"
+ },
+ "V1PodCondition": {
+  "description": "PodCondition contains details for the current condition of this pod.",
+  "properties": {
+   "lastProbeTime": {
+    "description": "Last time we probed the condition.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "description": "Last time the condition transitioned from one status to another.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "Human-readable message indicating details about last transition.",
+    "type": "string"
+   },
+   "observedGeneration": {
+    "description": "If set, this represents the .metadata.generation that the pod condition was set based upon.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "reason": {
+    "description": "Unique, one-word, CamelCase reason for the condition's last transition.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status is the status of the condition.\\nCan be True, False, Unknown.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type is the type of the condition.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
+  "type": "object"
+ },
  "V1PodDNSConfig": {
   "description": "PodDNSConfig defines the DNS parameters of a pod in addition to\\nthose generated from DNSPolicy.",
   "properties": {
@@ -2202,18 +4539,8 @@ export const KNOWN_TYPES_JSON = `{
    "options": {
     "description": "A list of DNS resolver options.\\nThis will be merged with the base options generated from DNSPolicy.\\nDuplicated entries will be removed. Resolution options given in Options\\nwill override those that appear in the base DNSPolicy.",
     "items": {
-     "description": "PodDNSConfigOption defines DNS resolver options of a pod.",
-     "properties": {
-      "name": {
-       "description": "Name is this DNS resolver option's name.\\nRequired.",
-       "type": "string"
-      },
-      "value": {
-       "description": "Value is this DNS resolver option's value.",
-       "type": "string"
-      }
-     },
-     "type": "object"
+     "$known": "V1PodDNSConfigOption",
+     "description": "PodDNSConfigOption defines DNS resolver options of a pod."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
@@ -2225,6 +4552,20 @@ export const KNOWN_TYPES_JSON = `{
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1PodDNSConfigOption": {
+  "description": "PodDNSConfigOption defines DNS resolver options of a pod.",
+  "properties": {
+   "name": {
+    "description": "Name is this DNS resolver option's name.\\nRequired.",
+    "type": "string"
+   },
+   "value": {
+    "description": "Value is this DNS resolver option's value.",
+    "type": "string"
    }
   },
   "type": "object"
@@ -2267,6 +4608,55 @@ export const KNOWN_TYPES_JSON = `{
   },
   "type": "object"
  },
+ "V1PodExtendedResourceClaimStatus": {
+  "description": "PodExtendedResourceClaimStatus is stored in the PodStatus for the extended\\nresource requests backed by DRA. It stores the generated name for\\nthe corresponding special ResourceClaim created by the scheduler.",
+  "properties": {
+   "requestMappings": {
+    "description": "RequestMappings identifies the mapping of <container, extended resource backed by DRA> to  device request\\nin the generated ResourceClaim.",
+    "items": {
+     "$known": "V1ContainerExtendedResourceRequest",
+     "description": "ContainerExtendedResourceRequest has the mapping of container name,\\nextended resource name to the device request name."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "resourceClaimName": {
+    "description": "ResourceClaimName is the name of the ResourceClaim that was\\ngenerated for the Pod in the namespace of the Pod.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "requestMappings",
+   "resourceClaimName"
+  ],
+  "type": "object"
+ },
+ "V1PodIP": {
+  "description": "PodIP represents a single IP address allocated to the pod.",
+  "properties": {
+   "ip": {
+    "description": "IP is the IP address assigned to the pod",
+    "type": "string"
+   }
+  },
+  "required": [
+   "ip"
+  ],
+  "type": "object"
+ },
+ "V1PodOS": {
+  "description": "PodOS defines the OS parameters of a pod.",
+  "properties": {
+   "name": {
+    "description": "Name is the name of the operating system. The currently supported values are linux and windows.\\nAdditional value may be defined in future and can be one of:\\nhttps://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration\\nClients should expect to handle additional values and treat unrecognized values in this field as os: null",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
  "V1PodReadinessGate": {
   "description": "PodReadinessGate contains the reference to a pod condition",
   "properties": {
@@ -2280,25 +4670,73 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1PodResourceClaim": {
+  "description": "PodResourceClaim references exactly one ResourceClaim, either directly\\nor by naming a ResourceClaimTemplate which is then turned into a ResourceClaim\\nfor the pod.\\n\\nIt adds a name to it that uniquely identifies the ResourceClaim inside the Pod.\\nContainers that need access to the ResourceClaim reference it with this name.\\n\\nWhen the DRAWorkloadResourceClaims feature gate is enabled and this Pod\\nbelongs to a PodGroup, a PodResourceClaim is matched to a\\nPodGroupResourceClaim if all of their fields are equal (Name,\\nResourceClaimName, and ResourceClaimTemplateName). A matched claim references\\na single ResourceClaim shared across all Pods in the PodGroup, reserved for\\nthe PodGroup in ResourceClaimStatus.ReservedFor rather than for individual\\nPods.",
+  "properties": {
+   "name": {
+    "description": "Name uniquely identifies this resource claim inside the pod.\\nThis must be a DNS_LABEL.",
+    "type": "string"
+   },
+   "resourceClaimName": {
+    "description": "ResourceClaimName is the name of a ResourceClaim object in the same\\nnamespace as this pod.\\n\\nExactly one of ResourceClaimName and ResourceClaimTemplateName must\\nbe set.",
+    "type": "string"
+   },
+   "resourceClaimTemplateName": {
+    "description": "ResourceClaimTemplateName is the name of a ResourceClaimTemplate\\nobject in the same namespace as this pod.\\n\\nThe template will be used to create a new ResourceClaim, which will\\nbe bound to this pod. When this pod is deleted, the ResourceClaim\\nwill also be deleted. The pod name and resource name, along with a\\ngenerated component, will be used to form a unique name for the\\nResourceClaim, which will be recorded in pod.status.resourceClaimStatuses.\\n\\nWhen the DRAWorkloadResourceClaims feature gate is enabled and the pod\\nbelongs to a PodGroup that defines a PodGroupResourceClaim with the same\\nName and ResourceClaimTemplateName, this PodResourceClaim resolves to the\\nResourceClaim generated for the PodGroup. All pods in the group that\\ndefine an equivalent PodResourceClaim matching the\\nPodGroupResourceClaim's Name and ResourceClaimTemplateName share the same\\ngenerated ResourceClaim. ResourceClaims generated for a PodGroup are\\nowned by the PodGroup and their lifecycles are tied to the PodGroup\\ninstead of any individual pod.\\n\\nThis field is immutable and no changes will be made to the\\ncorresponding ResourceClaim by the control plane after creating the\\nResourceClaim.\\n\\nExactly one of ResourceClaimName and ResourceClaimTemplateName must\\nbe set.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1PodResourceClaimStatus": {
+  "description": "PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim\\nwhich references a ResourceClaimTemplate. It stores the generated name for\\nthe corresponding ResourceClaim.",
+  "properties": {
+   "name": {
+    "description": "Name uniquely identifies this resource claim inside the pod.\\nThis must match the name of an entry in pod.spec.resourceClaims,\\nwhich implies that the string must be a DNS_LABEL.",
+    "type": "string"
+   },
+   "resourceClaimName": {
+    "description": "ResourceClaimName is the name of the ResourceClaim that was\\ngenerated for the Pod in the namespace of the Pod.\\n\\nWhen the DRAWorkloadResourceClaims feature is enabled and the\\ncorresponding PodResourceClaim matches a PodGroupResourceClaim\\nmade by the Pod's PodGroup, then this is the name of the\\nResourceClaim generated and reserved for the PodGroup.\\n\\nIf this is unset, then generating a ResourceClaim was not\\nnecessary. The pod.spec.resourceClaims entry can be ignored in\\nthis case.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1PodSchedulingGate": {
+  "description": "PodSchedulingGate is associated to a Pod to guard its scheduling.",
+  "properties": {
+   "name": {
+    "description": "Name of the scheduling gate.\\nEach scheduling gate must have a unique name field.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1PodSchedulingGroup": {
+  "description": "PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to.\\nThe scheduler uses this information to apply workload-aware scheduling semantics.\\nExactly one field must be specified.",
+  "properties": {
+   "podGroupName": {
+    "description": "PodGroupName specifies the name of the standalone PodGroup object\\nthat represents the runtime instance of this group.\\nMust be a DNS subdomain.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
  "V1PodSecurityContext": {
   "description": "PodSecurityContext holds pod-level security attributes and common container settings.\\nSome fields are also present in container.securityContext.  Field values of\\ncontainer.securityContext take precedence over field values of PodSecurityContext.",
   "properties": {
    "appArmorProfile": {
-    "description": "appArmorProfile is the AppArmor options to use by the containers in this pod.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "localhostProfile": {
-      "description": "localhostProfile indicates a profile loaded on the node that should be used.\\nThe profile must be preconfigured on the node to work.\\nMust match the loaded name of the profile.\\nMust be set if and only if type is \\"Localhost\\".",
-      "type": "string"
-     },
-     "type": {
-      "description": "type indicates which kind of AppArmor profile will be applied.\\nValid options are:\\n  Localhost - a profile pre-loaded on the node.\\n  RuntimeDefault - the container runtime's default profile.\\n  Unconfined - no AppArmor enforcement.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "type"
-    ],
-    "type": "object"
+    "$known": "V1AppArmorProfile",
+    "description": "appArmorProfile is the AppArmor options to use by the containers in this pod.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "fsGroup": {
     "description": "A special supplemental group that applies to all containers in a pod.\\nSome volume types allow the Kubelet to change the ownership of that volume\\nto be owned by the pod:\\n\\n1. The owning GID will be the FSGroup\\n2. The setgid bit is set (new files created in the volume will be owned by FSGroup)\\n3. The permission bits are OR'd with rw-rw----\\n\\nIf unset, the Kubelet will not modify the ownership and permissions of any volume.\\nNote that this field cannot be set when spec.os.name is windows.",
@@ -2358,26 +4796,8 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-list-type": "atomic"
    },
    "windowsOptions": {
-    "description": "The Windows specific settings applied to all containers.\\nIf unspecified, the options within a container's SecurityContext will be used.\\nIf set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is linux.",
-    "properties": {
-     "gmsaCredentialSpec": {
-      "description": "GMSACredentialSpec is where the GMSA admission webhook\\n(https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the\\nGMSA credential spec named by the GMSACredentialSpecName field.",
-      "type": "string"
-     },
-     "gmsaCredentialSpecName": {
-      "description": "GMSACredentialSpecName is the name of the GMSA credential spec to use.",
-      "type": "string"
-     },
-     "hostProcess": {
-      "description": "HostProcess determines if a container should be run as a 'Host Process' container.\\nAll of a Pod's containers must have the same effective HostProcess value\\n(it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).\\nIn addition, if HostProcess is true then HostNetwork must also be set to true.",
-      "type": "boolean"
-     },
-     "runAsUserName": {
-      "description": "The UserName in Windows to run the entrypoint of the container process.\\nDefaults to the user specified in image metadata if unspecified.\\nMay also be set in PodSecurityContext. If set in both SecurityContext and\\nPodSecurityContext, the value specified in SecurityContext takes precedence.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1WindowsSecurityContextOptions",
+    "description": "The Windows specific settings applied to all containers.\\nIf unspecified, the options within a container's SecurityContext will be used.\\nIf set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is linux."
    }
   },
   "type": "object"
@@ -2539,17 +4959,8 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-map-type": "atomic"
    },
    "os": {
-    "description": "Specifies the OS of the containers in the pod.\\nSome pod and container fields are restricted if this is set.\\n\\nIf the OS field is set to linux, the following fields must be unset:\\n-securityContext.windowsOptions\\n\\nIf the OS field is set to windows, following fields must be unset:\\n- spec.hostPID\\n- spec.hostIPC\\n- spec.hostUsers\\n- spec.resources\\n- spec.securityContext.appArmorProfile\\n- spec.securityContext.seLinuxOptions\\n- spec.securityContext.seccompProfile\\n- spec.securityContext.fsGroup\\n- spec.securityContext.fsGroupChangePolicy\\n- spec.securityContext.sysctls\\n- spec.shareProcessNamespace\\n- spec.securityContext.runAsUser\\n- spec.securityContext.runAsGroup\\n- spec.securityContext.supplementalGroups\\n- spec.securityContext.supplementalGroupsPolicy\\n- spec.containers[*].securityContext.appArmorProfile\\n- spec.containers[*].securityContext.seLinuxOptions\\n- spec.containers[*].securityContext.seccompProfile\\n- spec.containers[*].securityContext.capabilities\\n- spec.containers[*].securityContext.readOnlyRootFilesystem\\n- spec.containers[*].securityContext.privileged\\n- spec.containers[*].securityContext.allowPrivilegeEscalation\\n- spec.containers[*].securityContext.procMount\\n- spec.containers[*].securityContext.runAsUser\\n- spec.containers[*].securityContext.runAsGroup",
-    "properties": {
-     "name": {
-      "description": "Name is the name of the operating system. The currently supported values are linux and windows.\\nAdditional value may be defined in future and can be one of:\\nhttps://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration\\nClients should expect to handle additional values and treat unrecognized values in this field as os: null",
-      "type": "string"
-     }
-    },
-    "required": [
-     "name"
-    ],
-    "type": "object"
+    "$known": "V1PodOS",
+    "description": "Specifies the OS of the containers in the pod.\\nSome pod and container fields are restricted if this is set.\\n\\nIf the OS field is set to linux, the following fields must be unset:\\n-securityContext.windowsOptions\\n\\nIf the OS field is set to windows, following fields must be unset:\\n- spec.hostPID\\n- spec.hostIPC\\n- spec.hostUsers\\n- spec.resources\\n- spec.securityContext.appArmorProfile\\n- spec.securityContext.seLinuxOptions\\n- spec.securityContext.seccompProfile\\n- spec.securityContext.fsGroup\\n- spec.securityContext.fsGroupChangePolicy\\n- spec.securityContext.sysctls\\n- spec.shareProcessNamespace\\n- spec.securityContext.runAsUser\\n- spec.securityContext.runAsGroup\\n- spec.securityContext.supplementalGroups\\n- spec.securityContext.supplementalGroupsPolicy\\n- spec.containers[*].securityContext.appArmorProfile\\n- spec.containers[*].securityContext.seLinuxOptions\\n- spec.containers[*].securityContext.seccompProfile\\n- spec.containers[*].securityContext.capabilities\\n- spec.containers[*].securityContext.readOnlyRootFilesystem\\n- spec.containers[*].securityContext.privileged\\n- spec.containers[*].securityContext.allowPrivilegeEscalation\\n- spec.containers[*].securityContext.procMount\\n- spec.containers[*].securityContext.runAsUser\\n- spec.containers[*].securityContext.runAsGroup"
    },
    "overhead": {
     "additionalProperties": {
@@ -2592,25 +5003,8 @@ export const KNOWN_TYPES_JSON = `{
    "resourceClaims": {
     "description": "ResourceClaims defines which ResourceClaims must be allocated\\nand reserved before the Pod is allowed to start. The resources\\nwill be made available to those containers which consume them\\nby name.\\n\\nThis is a stable field but requires that the\\nDynamicResourceAllocation feature gate is enabled.\\n\\nThis field is immutable.",
     "items": {
-     "description": "PodResourceClaim references exactly one ResourceClaim, either directly\\nor by naming a ResourceClaimTemplate which is then turned into a ResourceClaim\\nfor the pod.\\n\\nIt adds a name to it that uniquely identifies the ResourceClaim inside the Pod.\\nContainers that need access to the ResourceClaim reference it with this name.\\n\\nWhen the DRAWorkloadResourceClaims feature gate is enabled and this Pod\\nbelongs to a PodGroup, a PodResourceClaim is matched to a\\nPodGroupResourceClaim if all of their fields are equal (Name,\\nResourceClaimName, and ResourceClaimTemplateName). A matched claim references\\na single ResourceClaim shared across all Pods in the PodGroup, reserved for\\nthe PodGroup in ResourceClaimStatus.ReservedFor rather than for individual\\nPods.",
-     "properties": {
-      "name": {
-       "description": "Name uniquely identifies this resource claim inside the pod.\\nThis must be a DNS_LABEL.",
-       "type": "string"
-      },
-      "resourceClaimName": {
-       "description": "ResourceClaimName is the name of a ResourceClaim object in the same\\nnamespace as this pod.\\n\\nExactly one of ResourceClaimName and ResourceClaimTemplateName must\\nbe set.",
-       "type": "string"
-      },
-      "resourceClaimTemplateName": {
-       "description": "ResourceClaimTemplateName is the name of a ResourceClaimTemplate\\nobject in the same namespace as this pod.\\n\\nThe template will be used to create a new ResourceClaim, which will\\nbe bound to this pod. When this pod is deleted, the ResourceClaim\\nwill also be deleted. The pod name and resource name, along with a\\ngenerated component, will be used to form a unique name for the\\nResourceClaim, which will be recorded in pod.status.resourceClaimStatuses.\\n\\nWhen the DRAWorkloadResourceClaims feature gate is enabled and the pod\\nbelongs to a PodGroup that defines a PodGroupResourceClaim with the same\\nName and ResourceClaimTemplateName, this PodResourceClaim resolves to the\\nResourceClaim generated for the PodGroup. All pods in the group that\\ndefine an equivalent PodResourceClaim matching the\\nPodGroupResourceClaim's Name and ResourceClaimTemplateName share the same\\ngenerated ResourceClaim. ResourceClaims generated for a PodGroup are\\nowned by the PodGroup and their lifecycles are tied to the PodGroup\\ninstead of any individual pod.\\n\\nThis field is immutable and no changes will be made to the\\ncorresponding ResourceClaim by the control plane after creating the\\nResourceClaim.\\n\\nExactly one of ResourceClaimName and ResourceClaimTemplateName must\\nbe set.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1PodResourceClaim",
+     "description": "PodResourceClaim references exactly one ResourceClaim, either directly\\nor by naming a ResourceClaimTemplate which is then turned into a ResourceClaim\\nfor the pod.\\n\\nIt adds a name to it that uniquely identifies the ResourceClaim inside the Pod.\\nContainers that need access to the ResourceClaim reference it with this name.\\n\\nWhen the DRAWorkloadResourceClaims feature gate is enabled and this Pod\\nbelongs to a PodGroup, a PodResourceClaim is matched to a\\nPodGroupResourceClaim if all of their fields are equal (Name,\\nResourceClaimName, and ResourceClaimTemplateName). A matched claim references\\na single ResourceClaim shared across all Pods in the PodGroup, reserved for\\nthe PodGroup in ResourceClaimStatus.ReservedFor rather than for individual\\nPods."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -2637,17 +5031,8 @@ export const KNOWN_TYPES_JSON = `{
    "schedulingGates": {
     "description": "SchedulingGates is an opaque list of values that if specified will block scheduling the pod.\\nIf schedulingGates is not empty, the pod will stay in the SchedulingGated state and the\\nscheduler will not attempt to schedule the pod.\\n\\nSchedulingGates can only be set at pod creation time, and be removed only afterwards.",
     "items": {
-     "description": "PodSchedulingGate is associated to a Pod to guard its scheduling.",
-     "properties": {
-      "name": {
-       "description": "Name of the scheduling gate.\\nEach scheduling gate must have a unique name field.",
-       "type": "string"
-      }
-     },
-     "required": [
-      "name"
-     ],
-     "type": "object"
+     "$known": "V1PodSchedulingGate",
+     "description": "PodSchedulingGate is associated to a Pod to guard its scheduling."
     },
     "type": "array",
     "x-kubernetes-list-map-keys": [
@@ -2656,14 +5041,8 @@ export const KNOWN_TYPES_JSON = `{
     "x-kubernetes-list-type": "map"
    },
    "schedulingGroup": {
-    "description": "SchedulingGroup provides a reference to the immediate scheduling runtime\\ngrouping object that this Pod belongs to.\\nThis field is used by the scheduler to identify the group and apply the\\ncorrect group scheduling policies. The association with a group also\\nimpacts other lifecycle aspects of a Pod that are relevant in a wider context\\nof scheduling like preemption, resource attachment, etc. If not specified,\\nthe Pod is treated as a single unit in all of these aspects.\\nThe group object referenced by this field may not exist at the time the\\nPod is created.\\nThis field is immutable, but a group object with the same name may be\\nrecreated with different policies. Doing this during pod scheduling\\nmay result in the placement not conforming to the expected policies.",
-    "properties": {
-     "podGroupName": {
-      "description": "PodGroupName specifies the name of the standalone PodGroup object\\nthat represents the runtime instance of this group.\\nMust be a DNS subdomain.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1PodSchedulingGroup",
+    "description": "SchedulingGroup provides a reference to the immediate scheduling runtime\\ngrouping object that this Pod belongs to.\\nThis field is used by the scheduler to identify the group and apply the\\ncorrect group scheduling policies. The association with a group also\\nimpacts other lifecycle aspects of a Pod that are relevant in a wider context\\nof scheduling like preemption, resource attachment, etc. If not specified,\\nthe Pod is treated as a single unit in all of these aspects.\\nThe group object referenced by this field may not exist at the time the\\nPod is created.\\nThis field is immutable, but a group object with the same name may be\\nrecreated with different policies. Doing this during pod scheduling\\nmay result in the placement not conforming to the expected policies."
    },
    "securityContext": {
     "$known": "V1PodSecurityContext",
@@ -2734,6 +5113,228 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1PodStatus": {
+  "description": "PodStatus represents information about the status of a pod. Status may trail the actual\\nstate of a system, especially if the node that hosts the pod cannot contact the control\\nplane.",
+  "properties": {
+   "allocatedResources": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "AllocatedResources is the total requests allocated for this pod by the node.\\nIf pod-level requests are not set, this will be the total requests aggregated\\nacross containers in the pod.",
+    "type": "object"
+   },
+   "conditions": {
+    "description": "Current service state of pod.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions",
+    "items": {
+     "$known": "V1PodCondition",
+     "description": "PodCondition contains details for the current condition of this pod."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "containerStatuses": {
+    "description": "Statuses of containers in this pod.\\nEach container in the pod should have at most one status in this list,\\nand all statuses should be for containers in the pod.\\nHowever this is not enforced.\\nIf a status for a non-existent container is present in the list, or the list has duplicate names,\\nthe behavior of various Kubernetes components is not defined and those statuses might be\\nignored.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status",
+    "items": {
+     "$known": "V1ContainerStatus",
+     "description": "ContainerStatus contains details for the current status of this container."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "ephemeralContainerStatuses": {
+    "description": "Statuses for any ephemeral containers that have run in this pod.\\nEach ephemeral container in the pod should have at most one status in this list,\\nand all statuses should be for containers in the pod.\\nHowever this is not enforced.\\nIf a status for a non-existent container is present in the list, or the list has duplicate names,\\nthe behavior of various Kubernetes components is not defined and those statuses might be\\nignored.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status",
+    "items": {
+     "$known": "V1ContainerStatus",
+     "description": "ContainerStatus contains details for the current status of this container."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "extendedResourceClaimStatus": {
+    "$known": "V1PodExtendedResourceClaimStatus",
+    "description": "Status of extended resource claim backed by DRA."
+   },
+   "hostIP": {
+    "description": "hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet.\\nA pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will\\nnot be updated even if there is a node is assigned to pod",
+    "type": "string"
+   },
+   "hostIPs": {
+    "description": "hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must\\nmatch the hostIP field. This list is empty if the pod has not started yet.\\nA pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will\\nnot be updated even if there is a node is assigned to this pod.",
+    "items": {
+     "$known": "V1HostIP",
+     "description": "HostIP represents a single IP address allocated to the host."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "initContainerStatuses": {
+    "description": "Statuses of init containers in this pod. The most recent successful non-restartable\\ninit container will have ready = true, the most recently started container will have\\nstartTime set.\\nEach init container in the pod should have at most one status in this list,\\nand all statuses should be for containers in the pod.\\nHowever this is not enforced.\\nIf a status for a non-existent container is present in the list, or the list has duplicate names,\\nthe behavior of various Kubernetes components is not defined and those statuses might be\\nignored.\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status",
+    "items": {
+     "$known": "V1ContainerStatus",
+     "description": "ContainerStatus contains details for the current status of this container."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "message": {
+    "description": "A human readable message indicating details about why the pod is in this condition.",
+    "type": "string"
+   },
+   "nodeAllocatableResourceClaimStatuses": {
+    "description": "NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources\\nthat were allocated for this pod through DRA claims. This includes resources currently\\nreported in v1.Node \`status.allocatable\` that are not extended resources\\n(see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources).\\nExamples include \\"cpu\\", \\"memory\\", \\"ephemeral-storage\\", and hugepages.",
+    "items": {
+     "$known": "V1NodeAllocatableResourceClaimStatus",
+     "description": "NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "resourceClaimName"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "nominatedNodeName": {
+    "description": "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be\\nscheduled right away as preemption victims receive their graceful termination periods.\\nThis field does not guarantee that the pod will be scheduled on this node. Scheduler may decide\\nto place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to\\ngive the resources on this node to a higher priority pod that is created after preemption.\\nAs a result, this field may be different than PodSpec.nodeName when the pod is\\nscheduled.",
+    "type": "string"
+   },
+   "observedGeneration": {
+    "description": "If set, this represents the .metadata.generation that the pod status was set based upon.\\nThe PodObservedGenerationTracking feature gate must be enabled to use this field.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "phase": {
+    "description": "The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle.\\nThe conditions array, the reason and message fields, and the individual container status\\narrays contain more detail about the pod's status.\\nThere are five possible phase values:\\n\\nPending: The pod has been accepted by the Kubernetes system, but one or more of the\\ncontainer images has not been created. This includes time before being scheduled as\\nwell as time spent downloading images over the network, which could take a while.\\nRunning: The pod has been bound to a node, and all of the containers have been created.\\nAt least one container is still running, or is in the process of starting or restarting.\\nSucceeded: All containers in the pod have terminated in success, and will not be restarted.\\nFailed: All containers in the pod have terminated, and at least one container has\\nterminated in failure. The container either exited with non-zero status or was terminated\\nby the system.\\nUnknown: For some reason the state of the pod could not be obtained, typically due to an\\nerror in communicating with the host of the pod.\\n\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase",
+    "type": "string"
+   },
+   "podIP": {
+    "description": "podIP address allocated to the pod. Routable at least within the cluster.\\nEmpty if not yet allocated.",
+    "type": "string"
+   },
+   "podIPs": {
+    "description": "podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must\\nmatch the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list\\nis empty if no IPs have been allocated yet.",
+    "items": {
+     "$known": "V1PodIP",
+     "description": "PodIP represents a single IP address allocated to the pod."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "ip"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "qosClass": {
+    "description": "The Quality of Service (QOS) classification assigned to the pod based on resource requirements\\nSee PodQOSClass type for available QOS classes\\nMore info: https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes",
+    "type": "string"
+   },
+   "reason": {
+    "description": "A brief CamelCase message indicating details about why the pod is in this state.\\ne.g. 'Evicted'",
+    "type": "string"
+   },
+   "resize": {
+    "description": "Status of resources resize desired for pod's containers.\\nIt is empty if no resources resize is pending.\\nAny changes to container resources will automatically set this to \\"Proposed\\"\\nDeprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress.\\nPodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources.\\nPodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources.",
+    "type": "string"
+   },
+   "resourceClaimStatuses": {
+    "description": "Status of resource claims.",
+    "items": {
+     "$known": "V1PodResourceClaimStatus",
+     "description": "PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim\\nwhich references a ResourceClaimTemplate. It stores the generated name for\\nthe corresponding ResourceClaim."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "resources": {
+    "$known": "V1ResourceRequirements",
+    "description": "Resources represents the compute resource requests and limits that have been\\napplied at the pod level if pod-level requests or limits are set in\\nPodSpec.Resources"
+   },
+   "startTime": {
+    "description": "RFC 3339 date and time at which the object was acknowledged by the Kubelet.\\nThis is before the Kubelet pulled the container image(s) for the pod.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "volumeHealth": {
+    "description": "volumeHealth contains node-reported health for each volume the pod is using.\\nPopulated by the kubelet on the pod's node.",
+    "items": {
+     "description": "PodVolumeHealth contains health information for a volume used by a pod,\\nreported by the CSI node plugin via the kubelet.",
+     "properties": {
+      "healthConditions": {
+       "description": "conditions is the set of adverse conditions reported by\\nthe CSI node plugin for this volume on this node.\\nAt most 16 conditions may be reported.",
+       "items": {
+        "description": "VolumeHealthCondition represents an adverse health condition reported for a volume.",
+        "properties": {
+         "message": {
+          "description": "message is a human-readable description.\\nMaximum permitted length of a message is 1024 bytes.",
+          "type": "string"
+         },
+         "reason": {
+          "description": "reason is a brief CamelCase machine-parseable reason.\\nTogether with status it forms the unique identity of a condition entry.\\nMaximum permitted length of a reason is 256 bytes.",
+          "minLength": 1,
+          "type": "string"
+         },
+         "status": {
+          "description": "status is the machine-parseable health category.\\nPossible values:\\n- \\"Inaccessible\\": the volume cannot be accessed.\\n- \\"DataLoss\\": data loss has been detected on the volume.\\n- \\"Degraded\\": the volume is functioning with reduced capability.",
+          "enum": [
+           "DataLoss",
+           "Degraded",
+           "Inaccessible"
+          ],
+          "minLength": 1,
+          "type": "string"
+         }
+        },
+        "required": [
+         "reason",
+         "status"
+        ],
+        "type": "object"
+       },
+       "maxItems": 16,
+       "type": "array",
+       "x-kubernetes-list-map-keys": [
+        "status",
+        "reason"
+       ],
+       "x-kubernetes-list-type": "map"
+      },
+      "lastTransitionTime": {
+       "description": "lastTransitionTime is when the current set of conditions first appeared.",
+       "format": "date-time",
+       "type": "string"
+      },
+      "name": {
+       "description": "name matches an entry in pod.spec.volumes.",
+       "minLength": 1,
+       "type": "string"
+      }
+     },
+     "required": [
+      "name"
+     ],
+     "type": "object"
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "name"
+    ],
+    "x-kubernetes-list-type": "map"
+   }
+  },
+  "type": "object"
+ },
  "V1PodTemplateSpec": {
   "description": "PodTemplateSpec describes the data a pod should have when created from a template",
   "properties": {
@@ -2744,6 +5345,63 @@ export const KNOWN_TYPES_JSON = `{
    "spec": {
     "$known": "V1PodSpec",
     "description": "Specification of the desired behavior of the pod.\\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+   }
+  },
+  "type": "object"
+ },
+ "V1PortStatus": {
+  "description": "PortStatus represents the error condition of a service port",
+  "properties": {
+   "error": {
+    "description": "Error is to record the problem with the service port\\nThe format of the error shall comply with the following rules:\\n- built-in error values shall be specified in this file and those shall use\\n  CamelCase names\\n- cloud provider specific error values must have names that comply with the\\n  format foo.example.com/CamelCase.",
+    "maxLength": 316,
+    "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+    "type": "string"
+   },
+   "port": {
+    "description": "Port is the port number of the service port of which status is recorded here",
+    "format": "int32",
+    "type": "integer"
+   },
+   "protocol": {
+    "description": "Protocol is the protocol of the service port of which status is recorded here\\nThe supported values are: \\"TCP\\", \\"UDP\\", \\"SCTP\\"",
+    "type": "string"
+   }
+  },
+  "required": [
+   "error",
+   "port",
+   "protocol"
+  ],
+  "type": "object"
+ },
+ "V1PortworxVolumeSource": {
+  "description": "PortworxVolumeSource represents a Portworx volume resource.",
+  "properties": {
+   "fsType": {
+    "description": "fSType represents the filesystem type to mount\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "volumeID": {
+    "description": "volumeID uniquely identifies a Portworx volume",
+    "type": "string"
+   }
+  },
+  "required": [
+   "volumeID"
+  ],
+  "type": "object"
+ },
+ "V1Preconditions": {
+  "description": "Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.",
+  "properties": {
+   "uid": {
+    "description": "Specifies the target UID.",
+    "type": "string"
    }
   },
   "type": "object"
@@ -2835,215 +5493,252 @@ export const KNOWN_TYPES_JSON = `{
    "sources": {
     "description": "sources is the list of volume projections. Each entry in this list\\nhandles one source.",
     "items": {
-     "description": "Projection that may be projected along with other supported volume types.\\nExactly one of these fields must be set.",
-     "properties": {
-      "clusterTrustBundle": {
-       "description": "ClusterTrustBundle allows a pod to access the \`.spec.trustBundle\` field\\nof ClusterTrustBundle objects in an auto-updating file.\\n\\nAlpha, gated by the ClusterTrustBundleProjection feature gate.\\n\\nClusterTrustBundle objects can either be selected by name, or by the\\ncombination of signer name and a label selector.\\n\\nKubelet performs aggressive normalization of the PEM contents written\\ninto the pod filesystem.  Esoteric PEM features such as inter-block\\ncomments and block headers are stripped.  Certificates are deduplicated.\\nThe ordering of certificates within the file is arbitrary, and Kubelet\\nmay change the order over time.",
-       "properties": {
-        "labelSelector": {
-         "$known": "V1LabelSelector",
-         "description": "Select all ClusterTrustBundles that match this label selector.  Only has\\neffect if signerName is set.  Mutually-exclusive with name.  If unset,\\ninterpreted as \\"match nothing\\".  If set but empty, interpreted as \\"match\\neverything\\"."
-        },
-        "name": {
-         "description": "Select a single ClusterTrustBundle by object name.  Mutually-exclusive\\nwith signerName and labelSelector.",
-         "type": "string"
-        },
-        "optional": {
-         "description": "If true, don't block pod startup if the referenced ClusterTrustBundle(s)\\naren't available.  If using name, then the named ClusterTrustBundle is\\nallowed not to exist.  If using signerName, then the combination of\\nsignerName and labelSelector is allowed to match zero\\nClusterTrustBundles.",
-         "type": "boolean"
-        },
-        "path": {
-         "description": "Relative path from the volume root to write the bundle.",
-         "type": "string"
-        },
-        "signerName": {
-         "description": "Select all ClusterTrustBundles that match this signer name.\\nMutually-exclusive with name.  The contents of all selected\\nClusterTrustBundles will be unified and deduplicated.",
-         "type": "string"
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        }
-       },
-       "required": [
-        "path"
-       ],
-       "type": "object"
-      },
-      "configMap": {
-       "description": "configMap information about the configMap data to project",
-       "properties": {
-        "items": {
-         "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nConfigMap will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the ConfigMap,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-         "items": {
-          "$known": "V1KeyToPath",
-          "description": "Maps a string key to a path within a volume."
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "name": {
-         "default": "",
-         "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-         "type": "string"
-        },
-        "optional": {
-         "description": "optional specify whether the ConfigMap or its keys must be defined",
-         "type": "boolean"
-        }
-       },
-       "type": "object",
-       "x-kubernetes-map-type": "atomic"
-      },
-      "downwardAPI": {
-       "description": "downwardAPI information about the downwardAPI data to project",
-       "properties": {
-        "items": {
-         "description": "Items is a list of DownwardAPIVolume file",
-         "items": {
-          "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
-          "properties": {
-           "fieldRef": {
-            "$known": "V1ObjectFieldSelector",
-            "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."
-           },
-           "mode": {
-            "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-            "format": "int32",
-            "type": "integer"
-           },
-           "path": {
-            "description": "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
-            "type": "string"
-           },
-           "resourceFieldRef": {
-            "$known": "V1ResourceFieldSelector",
-            "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."
-           },
-           "user": {
-            "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-            "format": "int64",
-            "type": "integer"
-           }
-          },
-          "required": [
-           "path"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        }
-       },
-       "type": "object"
-      },
-      "podCertificate": {
-       "description": "Projects an auto-rotating credential bundle (private key and certificate\\nchain) that the pod can use either as a TLS client or server.\\n\\nKubelet generates a private key and uses it to send a\\nPodCertificateRequest to the named signer.  Once the signer approves the\\nrequest and issues a certificate chain, Kubelet writes the key and\\ncertificate chain to the pod filesystem.  The pod does not start until\\ncertificates have been issued for each podCertificate projected volume\\nsource in its spec.\\n\\nKubelet will begin trying to rotate the certificate at the time indicated\\nby the signer using the PodCertificateRequest.Status.BeginRefreshAt\\ntimestamp.\\n\\nKubelet can write a single file, indicated by the credentialBundlePath\\nfield, or separate files, indicated by the keyPath and\\ncertificateChainPath fields.\\n\\nThe credential bundle is a single file in PEM format.  The first PEM\\nentry is the private key (in PKCS#8 format), and the remaining PEM\\nentries are the certificate chain issued by the signer (typically,\\nsigners will return their certificate chain in leaf-to-root order).\\n\\nPrefer using the credential bundle format, since your application code\\ncan read it atomically.  If you use keyPath and certificateChainPath,\\nyour application must make two separate file reads. If these coincide\\nwith a certificate rotation, it is possible that the private key and leaf\\ncertificate you read may not correspond to each other.  Your application\\nwill need to check for this condition, and re-read until they are\\nconsistent.\\n\\nThe named signer controls chooses the format of the certificate it\\nissues; consult the signer implementation's documentation to learn how to\\nuse the certificates it issues.",
-       "properties": {
-        "certificateChainPath": {
-         "description": "Write the certificate chain at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
-         "type": "string"
-        },
-        "credentialBundlePath": {
-         "description": "Write the credential bundle at this path in the projected volume.\\n\\nThe credential bundle is a single file that contains multiple PEM blocks.\\nThe first PEM block is a PRIVATE KEY block, containing a PKCS#8 private\\nkey.\\n\\nThe remaining blocks are CERTIFICATE blocks, containing the issued\\ncertificate chain from the signer (leaf and any intermediates).\\n\\nUsing credentialBundlePath lets your Pod's application code make a single\\natomic read that retrieves a consistent key and certificate chain.  If you\\nproject them to separate files, your application code will need to\\nadditionally check that the leaf certificate was issued to the key.",
-         "type": "string"
-        },
-        "keyPath": {
-         "description": "Write the key at this path in the projected volume.\\n\\nMost applications should use credentialBundlePath.  When using keyPath\\nand certificateChainPath, your application needs to check that the key\\nand leaf certificate are consistent, because it is possible to read the\\nfiles mid-rotation.",
-         "type": "string"
-        },
-        "keyType": {
-         "description": "The type of keypair Kubelet will generate for the pod.\\n\\nValid values are \\"RSA3072\\", \\"RSA4096\\", \\"ECDSAP256\\", \\"ECDSAP384\\",\\n\\"ECDSAP521\\", and \\"ED25519\\".",
-         "type": "string"
-        },
-        "maxExpirationSeconds": {
-         "description": "maxExpirationSeconds is the maximum lifetime permitted for the\\ncertificate.\\n\\nKubelet copies this value verbatim into the PodCertificateRequests it\\ngenerates for this projection.\\n\\nIf omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver\\nwill reject values shorter than 3600 (1 hour).  The maximum allowable\\nvalue is 7862400 (91 days).\\n\\nThe signer implementation is then free to issue a certificate with any\\nlifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600\\nseconds (1 hour).  This constraint is enforced by kube-apiserver.\\n\`kubernetes.io\` signers will never issue certificates with a lifetime\\nlonger than 24 hours.",
-         "format": "int32",
-         "type": "integer"
-        },
-        "signerName": {
-         "description": "Kubelet's generated CSRs will be addressed to this signer.",
-         "type": "string"
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        },
-        "userAnnotations": {
-         "additionalProperties": {
-          "type": "string"
-         },
-         "description": "userAnnotations allow pod authors to pass additional information to\\nthe signer implementation.  Kubernetes does not restrict or validate this\\nmetadata in any way.\\n\\nThese values are copied verbatim into the \`spec.unverifiedUserAnnotations\` field of\\nthe PodCertificateRequest objects that Kubelet creates.\\n\\nEntries are subject to the same validation as object metadata annotations,\\nwith the addition that all keys must be domain-prefixed. No restrictions\\nare placed on values, except an overall size limitation on the entire field.\\n\\nSigners should document the keys and values they support. Signers should\\ndeny requests that contain keys they do not recognize.",
-         "type": "object"
-        }
-       },
-       "required": [
-        "keyType",
-        "signerName"
-       ],
-       "type": "object"
-      },
-      "secret": {
-       "description": "secret information about the secret data to project",
-       "properties": {
-        "items": {
-         "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
-         "items": {
-          "$known": "V1KeyToPath",
-          "description": "Maps a string key to a path within a volume."
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "name": {
-         "default": "",
-         "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
-         "type": "string"
-        },
-        "optional": {
-         "description": "optional field specify whether the Secret or its key must be defined",
-         "type": "boolean"
-        }
-       },
-       "type": "object",
-       "x-kubernetes-map-type": "atomic"
-      },
-      "serviceAccountToken": {
-       "description": "serviceAccountToken is information about the serviceAccountToken data to project",
-       "properties": {
-        "audience": {
-         "description": "audience is the intended audience of the token. A recipient of a token\\nmust identify itself with an identifier specified in the audience of the\\ntoken, and otherwise should reject the token. The audience defaults to the\\nidentifier of the apiserver.",
-         "type": "string"
-        },
-        "expirationSeconds": {
-         "description": "expirationSeconds is the requested duration of validity of the service\\naccount token. As the token approaches expiration, the kubelet volume\\nplugin will proactively rotate the service account token. The kubelet will\\nstart trying to rotate the token if the token is older than 80 percent of\\nits time to live or if the token is older than 24 hours.Defaults to 1 hour\\nand must be at least 10 minutes.",
-         "format": "int64",
-         "type": "integer"
-        },
-        "path": {
-         "description": "path is the path relative to the mount point of the file to project the\\ntoken into.",
-         "type": "string"
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        }
-       },
-       "required": [
-        "path"
-       ],
-       "type": "object"
-      }
-     },
-     "type": "object"
+     "$known": "V1VolumeProjection",
+     "description": "Projection that may be projected along with other supported volume types.\\nExactly one of these fields must be set."
     },
     "type": "array",
     "x-kubernetes-list-type": "atomic"
    }
   },
+  "type": "object"
+ },
+ "V1QuobyteVolumeSource": {
+  "description": "Represents a Quobyte mount that lasts the lifetime of a pod.\\nQuobyte volumes do not support ownership management or SELinux relabeling.",
+  "properties": {
+   "group": {
+    "description": "group to map volume access to\\nDefault is no group",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the Quobyte volume to be mounted with read-only permissions.\\nDefaults to false.",
+    "type": "boolean"
+   },
+   "registry": {
+    "description": "registry represents a single or multiple Quobyte Registry services\\nspecified as a string as host:port pair (multiple entries are separated with commas)\\nwhich acts as the central registry for volumes",
+    "type": "string"
+   },
+   "tenant": {
+    "description": "tenant owning the given Quobyte volume in the Backend\\nUsed with dynamically provisioned Quobyte volumes, value is set by the plugin",
+    "type": "string"
+   },
+   "user": {
+    "description": "user to map volume access to\\nDefaults to serivceaccount user",
+    "type": "string"
+   },
+   "volume": {
+    "description": "volume is a string that references an already created Quobyte volume by name.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "registry",
+   "volume"
+  ],
+  "type": "object"
+ },
+ "V1RBDPersistentVolumeSource": {
+  "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod.\\nRBD volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#rbd",
+    "type": "string"
+   },
+   "image": {
+    "description": "image is the rados image name.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "keyring": {
+    "default": "/etc/ceph/keyring",
+    "description": "keyring is the path to key ring for RBDUser.\\nDefault is /etc/ceph/keyring.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "monitors": {
+    "description": "monitors is a collection of Ceph monitors.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "pool": {
+    "default": "rbd",
+    "description": "pool is the rados pool name.\\nDefault is rbd.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef is name of the authentication secret for RBDUser. If provided\\noverrides keyring.\\nDefault is nil.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
+   },
+   "user": {
+    "default": "admin",
+    "description": "user is the rados user name.\\nDefault is admin.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   }
+  },
+  "required": [
+   "image",
+   "monitors"
+  ],
+  "type": "object"
+ },
+ "V1RBDVolumeSource": {
+  "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod.\\nRBD volumes support ownership management and SELinux relabeling.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#rbd",
+    "type": "string"
+   },
+   "image": {
+    "description": "image is the rados image name.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "keyring": {
+    "default": "/etc/ceph/keyring",
+    "description": "keyring is the path to key ring for RBDUser.\\nDefault is /etc/ceph/keyring.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "monitors": {
+    "description": "monitors is a collection of Ceph monitors.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "pool": {
+    "default": "rbd",
+    "description": "pool is the rados pool name.\\nDefault is rbd.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef is name of the authentication secret for RBDUser. If provided\\noverrides keyring.\\nDefault is nil.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
+   },
+   "user": {
+    "default": "admin",
+    "description": "user is the rados user name.\\nDefault is admin.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+    "type": "string"
+   }
+  },
+  "required": [
+   "image",
+   "monitors"
+  ],
+  "type": "object"
+ },
+ "V1ReplicationControllerCondition": {
+  "description": "ReplicationControllerCondition describes the state of a replication controller at a certain point.",
+  "properties": {
+   "lastTransitionTime": {
+    "description": "The last time the condition transitioned from one status to another.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "message": {
+    "description": "A human readable message indicating details about the transition.",
+    "type": "string"
+   },
+   "reason": {
+    "description": "The reason for the condition's last transition.",
+    "type": "string"
+   },
+   "status": {
+    "description": "Status of the condition, one of True, False, Unknown.",
+    "type": "string"
+   },
+   "type": {
+    "description": "Type of replication controller condition.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "status",
+   "type"
+  ],
+  "type": "object"
+ },
+ "V1ReplicationControllerSpec": {
+  "description": "ReplicationControllerSpec is the specification of a replication controller.",
+  "properties": {
+   "minReadySeconds": {
+    "default": 0,
+    "description": "Minimum number of seconds for which a newly created pod should be ready\\nwithout any of its container crashing, for it to be considered available.\\nDefaults to 0 (pod will be considered available as soon as it is ready)",
+    "format": "int32",
+    "type": "integer"
+   },
+   "replicas": {
+    "default": 1,
+    "description": "Replicas is the number of desired replicas.\\nThis is a pointer to distinguish between explicit zero and unspecified.\\nDefaults to 1.\\nMore info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+    "format": "int32",
+    "type": "integer"
+   },
+   "selector": {
+    "additionalProperties": {
+     "type": "string"
+    },
+    "description": "Selector is a label query over pods that should match the Replicas count.\\nIf Selector is empty, it is defaulted to the labels present on the Pod template.\\nLabel keys and values that must match in order to be controlled by this replication\\ncontroller, if empty defaulted to labels on Pod template.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+    "type": "object",
+    "x-kubernetes-map-type": "atomic"
+   },
+   "template": {
+    "$known": "V1PodTemplateSpec",
+    "description": "Template is the object that describes the pod that will be created if\\ninsufficient replicas are detected. This takes precedence over a TemplateRef.\\nThe only allowed template.spec.restartPolicy value is \\"Always\\".\\nMore info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template"
+   }
+  },
+  "type": "object"
+ },
+ "V1ReplicationControllerStatus": {
+  "description": "ReplicationControllerStatus represents the current status of a replication\\ncontroller.",
+  "properties": {
+   "availableReplicas": {
+    "description": "The number of available replicas (ready for at least minReadySeconds) for this replication controller.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "conditions": {
+    "description": "Represents the latest available observations of a replication controller's current state.",
+    "items": {
+     "$known": "V1ReplicationControllerCondition",
+     "description": "ReplicationControllerCondition describes the state of a replication controller at a certain point."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "fullyLabeledReplicas": {
+    "description": "The number of pods that have labels matching the labels of the pod template of the replication controller.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "observedGeneration": {
+    "description": "ObservedGeneration reflects the generation of the most recently observed replication controller.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "readyReplicas": {
+    "description": "The number of ready replicas for this replication controller.",
+    "format": "int32",
+    "type": "integer"
+   },
+   "replicas": {
+    "description": "Replicas is the most recently observed number of replicas.\\nMore info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+    "format": "int32",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "replicas"
+  ],
   "type": "object"
  },
  "V1ResourceClaim": {
@@ -3094,6 +5789,100 @@ export const KNOWN_TYPES_JSON = `{
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
+ "V1ResourceHealth": {
+  "description": "ResourceHealth represents the health of a resource. It has the latest device health information.\\nThis is a part of KEP https://kep.k8s.io/4680.",
+  "properties": {
+   "health": {
+    "description": "Health of the resource.\\ncan be one of:\\n - Healthy: operates as normal\\n - Unhealthy: reported unhealthy. We consider this a temporary health issue\\n              since we do not have a mechanism today to distinguish\\n              temporary and permanent issues.\\n - Unknown: The status cannot be determined.\\n            For example, Device Plugin got unregistered and hasn't been re-registered since.\\n\\nIn future we may want to introduce the PermanentlyUnhealthy Status.",
+    "type": "string"
+   },
+   "message": {
+    "description": "Message provides human-readable context for Health (e.g. \\"ECC error count exceeded threshold\\").\\nThis field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise.",
+    "type": "string"
+   },
+   "resourceID": {
+    "description": "ResourceID is the unique identifier of the resource. See the ResourceID type for more information.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "resourceID"
+  ],
+  "type": "object"
+ },
+ "V1ResourceQuotaSpec": {
+  "description": "ResourceQuotaSpec defines the desired hard limits to enforce for Quota.",
+  "properties": {
+   "hard": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "hard is the set of desired hard limits for each named resource.\\nMore info: https://kubernetes.io/docs/concepts/policy/resource-quotas/",
+    "type": "object"
+   },
+   "scopeSelector": {
+    "$known": "V1ScopeSelector",
+    "description": "scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota\\nbut expressed using ScopeSelectorOperator in combination with possible values.\\nFor a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."
+   },
+   "scopes": {
+    "description": "A collection of filters that must match each object tracked by a quota.\\nIf not specified, the quota matches all objects.",
+    "items": {
+     "description": "A ResourceQuotaScope defines a filter that must match each object tracked by a quota",
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object"
+ },
+ "V1ResourceQuotaStatus": {
+  "description": "ResourceQuotaStatus defines the enforced hard limits and observed use.",
+  "properties": {
+   "hard": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Hard is the set of enforced hard limits for each named resource.\\nMore info: https://kubernetes.io/docs/concepts/policy/resource-quotas/",
+    "type": "object"
+   },
+   "used": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Used is the current observed total usage of the resource in the namespace.",
+    "type": "object"
+   }
+  },
+  "type": "object"
+ },
  "V1ResourceRequirements": {
   "description": "ResourceRequirements describes the compute resource requirements.",
   "properties": {
@@ -3142,6 +5931,31 @@ export const KNOWN_TYPES_JSON = `{
     "type": "object"
    }
   },
+  "type": "object"
+ },
+ "V1ResourceStatus": {
+  "description": "ResourceStatus represents the status of a single resource allocated to a Pod.",
+  "properties": {
+   "name": {
+    "description": "Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec.\\nFor DRA resources, the value must be \\"claim:<claim_name>/<request>\\" when\\ncontainer.resources.claims[*].request is set or \\"claim:<claim_name>\\" when\\ncontainer.resources.claims[*].request is empty.\\nFor DRA-backed extended resources, \\"claim:<claim_name>/<request>\\" is used\\nwhen the claim name and request name are recorded in pod.status.extendedResourceClaimStatus.\\nWhen this status is reported about a container, the \\"claim_name\\" and \\"request\\"\\nmust match one of the claims of this container.",
+    "type": "string"
+   },
+   "resources": {
+    "description": "List of unique resources health. Each element in the list contains an unique resource ID and its health.\\nAt a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node.\\nIf other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share.\\nSee ResourceID type definition for a specific format it has in various use cases.",
+    "items": {
+     "$known": "V1ResourceHealth",
+     "description": "ResourceHealth represents the health of a resource. It has the latest device health information.\\nThis is a part of KEP https://kep.k8s.io/4680."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "resourceID"
+    ],
+    "x-kubernetes-list-type": "map"
+   }
+  },
+  "required": [
+   "name"
+  ],
   "type": "object"
  },
  "V1RollingUpdateDeployment": {
@@ -3194,6 +6008,154 @@ export const KNOWN_TYPES_JSON = `{
     "type": "string"
    }
   },
+  "type": "object"
+ },
+ "V1ScaleIOPersistentVolumeSource": {
+  "description": "ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume",
+  "properties": {
+   "fsType": {
+    "default": "xfs",
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\".\\nDefault is \\"xfs\\"",
+    "type": "string"
+   },
+   "gateway": {
+    "description": "gateway is the host address of the ScaleIO API Gateway.",
+    "type": "string"
+   },
+   "protectionDomain": {
+    "description": "protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1SecretReference",
+    "description": "secretRef references to the secret for ScaleIO user and other\\nsensitive information. If this is not provided, Login operation will fail."
+   },
+   "sslEnabled": {
+    "description": "sslEnabled is the flag to enable/disable SSL communication with Gateway, default false",
+    "type": "boolean"
+   },
+   "storageMode": {
+    "default": "ThinProvisioned",
+    "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.\\nDefault is ThinProvisioned.",
+    "type": "string"
+   },
+   "storagePool": {
+    "description": "storagePool is the ScaleIO Storage Pool associated with the protection domain.",
+    "type": "string"
+   },
+   "system": {
+    "description": "system is the name of the storage system as configured in ScaleIO.",
+    "type": "string"
+   },
+   "volumeName": {
+    "description": "volumeName is the name of a volume already created in the ScaleIO system\\nthat is associated with this volume source.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "gateway",
+   "secretRef",
+   "system"
+  ],
+  "type": "object"
+ },
+ "V1ScaleIOVolumeSource": {
+  "description": "ScaleIOVolumeSource represents a persistent ScaleIO volume",
+  "properties": {
+   "fsType": {
+    "default": "xfs",
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\".\\nDefault is \\"xfs\\".",
+    "type": "string"
+   },
+   "gateway": {
+    "description": "gateway is the host address of the ScaleIO API Gateway.",
+    "type": "string"
+   },
+   "protectionDomain": {
+    "description": "protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef references to the secret for ScaleIO user and other\\nsensitive information. If this is not provided, Login operation will fail."
+   },
+   "sslEnabled": {
+    "description": "sslEnabled Flag enable/disable SSL communication with Gateway, default false",
+    "type": "boolean"
+   },
+   "storageMode": {
+    "default": "ThinProvisioned",
+    "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.\\nDefault is ThinProvisioned.",
+    "type": "string"
+   },
+   "storagePool": {
+    "description": "storagePool is the ScaleIO Storage Pool associated with the protection domain.",
+    "type": "string"
+   },
+   "system": {
+    "description": "system is the name of the storage system as configured in ScaleIO.",
+    "type": "string"
+   },
+   "volumeName": {
+    "description": "volumeName is the name of a volume already created in the ScaleIO system\\nthat is associated with this volume source.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "gateway",
+   "secretRef",
+   "system"
+  ],
+  "type": "object"
+ },
+ "V1ScopeSelector": {
+  "description": "A scope selector represents the AND of the selectors represented\\nby the scoped-resource selector requirements.",
+  "properties": {
+   "matchExpressions": {
+    "description": "A list of scope selector requirements by scope of the resources.",
+    "items": {
+     "$known": "V1ScopedResourceSelectorRequirement",
+     "description": "A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator\\nthat relates the scope name and values."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1ScopedResourceSelectorRequirement": {
+  "description": "A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator\\nthat relates the scope name and values.",
+  "properties": {
+   "operator": {
+    "description": "Represents a scope's relationship to a set of values.\\nValid operators are In, NotIn, Exists, DoesNotExist.",
+    "type": "string"
+   },
+   "scopeName": {
+    "description": "The name of the scope that the selector applies to.",
+    "type": "string"
+   },
+   "values": {
+    "description": "An array of string values. If the operator is In or NotIn,\\nthe values array must be non-empty. If the operator is Exists or DoesNotExist,\\nthe values array must be empty.\\nThis array is replaced during a strategic merge patch.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "operator",
+   "scopeName"
+  ],
   "type": "object"
  },
  "V1SeccompProfile": {
@@ -3249,6 +6211,31 @@ export const KNOWN_TYPES_JSON = `{
   "required": [
    "key"
   ],
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
+ },
+ "V1SecretProjection": {
+  "description": "Adapts a secret into a projected volume.\\n\\nThe contents of the target Secret's Data field will be presented in a\\nprojected volume as files using the keys in the Data field as the file names.\\nNote that this is identical to a secret volume source without the default\\nmode.",
+  "properties": {
+   "items": {
+    "description": "items if unspecified, each key-value pair in the Data field of the referenced\\nSecret will be projected into the volume as a file whose name is the\\nkey and content is the value. If specified, the listed keys will be\\nprojected into the specified paths, and unlisted keys will not be\\npresent. If a key is specified which is not present in the Secret,\\nthe volume setup will error unless it is marked optional. Paths must be\\nrelative and may not contain the '..' path or start with '..'.",
+    "items": {
+     "$known": "V1KeyToPath",
+     "description": "Maps a string key to a path within a volume."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   },
+   "name": {
+    "default": "",
+    "description": "Name of the referent.\\nThis field is effectively required, but due to backwards compatibility is\\nallowed to be empty. Instances of this type with an empty value here are\\nalmost certainly wrong.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+    "type": "string"
+   },
+   "optional": {
+    "description": "optional field specify whether the Secret or its key must be defined",
+    "type": "boolean"
+   }
+  },
   "type": "object",
   "x-kubernetes-map-type": "atomic"
  },
@@ -3308,21 +6295,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "boolean"
    },
    "appArmorProfile": {
-    "description": "appArmorProfile is the AppArmor options to use by this container. If set, this profile\\noverrides the pod's appArmorProfile.\\nNote that this field cannot be set when spec.os.name is windows.",
-    "properties": {
-     "localhostProfile": {
-      "description": "localhostProfile indicates a profile loaded on the node that should be used.\\nThe profile must be preconfigured on the node to work.\\nMust match the loaded name of the profile.\\nMust be set if and only if type is \\"Localhost\\".",
-      "type": "string"
-     },
-     "type": {
-      "description": "type indicates which kind of AppArmor profile will be applied.\\nValid options are:\\n  Localhost - a profile pre-loaded on the node.\\n  RuntimeDefault - the container runtime's default profile.\\n  Unconfined - no AppArmor enforcement.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "type"
-    ],
-    "type": "object"
+    "$known": "V1AppArmorProfile",
+    "description": "appArmorProfile is the AppArmor options to use by this container. If set, this profile\\noverrides the pod's appArmorProfile.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "capabilities": {
     "$known": "V1Capabilities",
@@ -3363,28 +6337,37 @@ export const KNOWN_TYPES_JSON = `{
     "description": "The seccomp options to use by this container. If seccomp options are\\nprovided at both the pod & container level, the container options\\noverride the pod options.\\nNote that this field cannot be set when spec.os.name is windows."
    },
    "windowsOptions": {
-    "description": "The Windows specific settings applied to all containers.\\nIf unspecified, the options from the PodSecurityContext will be used.\\nIf set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is linux.",
-    "properties": {
-     "gmsaCredentialSpec": {
-      "description": "GMSACredentialSpec is where the GMSA admission webhook\\n(https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the\\nGMSA credential spec named by the GMSACredentialSpecName field.",
-      "type": "string"
-     },
-     "gmsaCredentialSpecName": {
-      "description": "GMSACredentialSpecName is the name of the GMSA credential spec to use.",
-      "type": "string"
-     },
-     "hostProcess": {
-      "description": "HostProcess determines if a container should be run as a 'Host Process' container.\\nAll of a Pod's containers must have the same effective HostProcess value\\n(it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).\\nIn addition, if HostProcess is true then HostNetwork must also be set to true.",
-      "type": "boolean"
-     },
-     "runAsUserName": {
-      "description": "The UserName in Windows to run the entrypoint of the container process.\\nDefaults to the user specified in image metadata if unspecified.\\nMay also be set in PodSecurityContext. If set in both SecurityContext and\\nPodSecurityContext, the value specified in SecurityContext takes precedence.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1WindowsSecurityContextOptions",
+    "description": "The Windows specific settings applied to all containers.\\nIf unspecified, the options from the PodSecurityContext will be used.\\nIf set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence.\\nNote that this field cannot be set when spec.os.name is linux."
    }
   },
+  "type": "object"
+ },
+ "V1ServiceAccountTokenProjection": {
+  "description": "ServiceAccountTokenProjection represents a projected service account token\\nvolume. This projection can be used to insert a service account token into\\nthe pods runtime filesystem for use against APIs (Kubernetes API Server or\\notherwise).",
+  "properties": {
+   "audience": {
+    "description": "audience is the intended audience of the token. A recipient of a token\\nmust identify itself with an identifier specified in the audience of the\\ntoken, and otherwise should reject the token. The audience defaults to the\\nidentifier of the apiserver.",
+    "type": "string"
+   },
+   "expirationSeconds": {
+    "description": "expirationSeconds is the requested duration of validity of the service\\naccount token. As the token approaches expiration, the kubelet volume\\nplugin will proactively rotate the service account token. The kubelet will\\nstart trying to rotate the token if the token is older than 80 percent of\\nits time to live or if the token is older than 24 hours.Defaults to 1 hour\\nand must be at least 10 minutes.",
+    "format": "int64",
+    "type": "integer"
+   },
+   "path": {
+    "description": "path is the path relative to the mount point of the file to project the\\ntoken into.",
+    "type": "string"
+   },
+   "user": {
+    "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "path"
+  ],
   "type": "object"
  },
  "V1ServicePort": {
@@ -3534,21 +6517,8 @@ export const KNOWN_TYPES_JSON = `{
     "type": "string"
    },
    "sessionAffinityConfig": {
-    "description": "sessionAffinityConfig contains the configurations of session affinity.",
-    "properties": {
-     "clientIP": {
-      "description": "clientIP contains the configurations of Client IP based session affinity.",
-      "properties": {
-       "timeoutSeconds": {
-        "description": "timeoutSeconds specifies the seconds of ClientIP type session sticky time.\\nThe value must be >0 && <=86400(for 1 day) if ServiceAffinity == \\"ClientIP\\".\\nDefault value is 10800(for 3 hours).",
-        "format": "int32",
-        "type": "integer"
-       }
-      },
-      "type": "object"
-     }
-    },
-    "type": "object"
+    "$known": "V1SessionAffinityConfig",
+    "description": "sessionAffinityConfig contains the configurations of session affinity."
    },
    "trafficDistribution": {
     "description": "TrafficDistribution offers a way to express preferences for how traffic\\nis distributed to Service endpoints. Implementations can use this field\\nas a hint, but are not required to guarantee strict adherence. If the\\nfield is not set, the implementation will apply its default routing\\nstrategy. If set to \\"PreferClose\\", implementations should prioritize\\nendpoints that are in the same zone.",
@@ -3559,6 +6529,52 @@ export const KNOWN_TYPES_JSON = `{
     "type": "string"
    }
   },
+  "type": "object"
+ },
+ "V1ServiceStatus": {
+  "description": "ServiceStatus represents the current status of a service.",
+  "properties": {
+   "conditions": {
+    "description": "Current service state",
+    "items": {
+     "$known": "V1Condition",
+     "description": "Condition contains details for one aspect of the current state of this API Resource."
+    },
+    "type": "array",
+    "x-kubernetes-list-map-keys": [
+     "type"
+    ],
+    "x-kubernetes-list-type": "map"
+   },
+   "loadBalancer": {
+    "$known": "V1LoadBalancerStatus",
+    "description": "LoadBalancer contains the current status of the load-balancer,\\nif one is present."
+   }
+  },
+  "type": "object"
+ },
+ "V1SessionAffinityConfig": {
+  "description": "SessionAffinityConfig represents the configurations of session affinity.",
+  "properties": {
+   "clientIP": {
+    "$known": "V1ClientIPConfig",
+    "description": "clientIP contains the configurations of Client IP based session affinity."
+   }
+  },
+  "type": "object"
+ },
+ "V1SleepAction": {
+  "description": "SleepAction describes a \\"sleep\\" action.",
+  "properties": {
+   "seconds": {
+    "description": "Seconds is the number of seconds to sleep.",
+    "format": "int64",
+    "type": "integer"
+   }
+  },
+  "required": [
+   "seconds"
+  ],
   "type": "object"
  },
  "V1StatefulSetSpec": {
@@ -3675,178 +6691,8 @@ export const KNOWN_TYPES_JSON = `{
        "description": "spec defines the desired characteristics of a volume requested by a pod author.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
       },
       "status": {
-       "description": "status represents the current information/status of a persistent volume claim.\\nRead-only.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims",
-       "properties": {
-        "accessModes": {
-         "description": "accessModes contains the actual access modes the volume backing the PVC has.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1",
-         "items": {
-          "type": "string"
-         },
-         "type": "array",
-         "x-kubernetes-list-type": "atomic"
-        },
-        "allocatedResourceStatuses": {
-         "additionalProperties": {
-          "description": "When a controller receives persistentvolume claim update with ClaimResourceStatus for a resource\\nthat it does not recognizes, then it should ignore that update and let other controllers\\nhandle it.",
-          "type": "string"
-         },
-         "description": "allocatedResourceStatuses stores status of resource being resized for the given PVC.\\nKey names follow standard Kubernetes label syntax. Valid values are either:\\n\\t* Un-prefixed keys:\\n\\t\\t- storage - the capacity of the volume.\\n\\t* Custom resources must use implementation-defined prefixed names such as \\"example.com/my-custom-resource\\"\\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered\\nreserved and hence may not be used.\\n\\nClaimResourceStatus can be in any of following states:\\n\\t- ControllerResizeInProgress:\\n\\t\\tState set when resize controller starts resizing the volume in control-plane.\\n\\t- ControllerResizeFailed:\\n\\t\\tState set when resize has failed in resize controller with a terminal error.\\n\\t- NodeResizePending:\\n\\t\\tState set when resize controller has finished resizing the volume but further resizing of\\n\\t\\tvolume is needed on the node.\\n\\t- NodeResizeInProgress:\\n\\t\\tState set when kubelet starts resizing the volume.\\n\\t- NodeResizeFailed:\\n\\t\\tState set when resizing has failed in kubelet with a terminal error. Transient errors don't set\\n\\t\\tNodeResizeFailed.\\nFor example: if expanding a PVC for more capacity - this field can be one of the following states:\\n\\t- pvc.status.allocatedResourceStatus['storage'] = \\"ControllerResizeInProgress\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"ControllerResizeFailed\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizePending\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizeInProgress\\"\\n     - pvc.status.allocatedResourceStatus['storage'] = \\"NodeResizeFailed\\"\\nWhen this field is not set, it means that no resize operation is in progress for the given PVC.\\n\\nA controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus\\nshould ignore the update for the purpose it was designed. For example - a controller that\\nonly is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid\\nresources associated with PVC.",
-         "type": "object",
-         "x-kubernetes-map-type": "granular"
-        },
-        "allocatedResources": {
-         "additionalProperties": {
-          "anyOf": [
-           {
-            "type": "integer"
-           },
-           {
-            "type": "string"
-           }
-          ],
-          "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-          "x-kubernetes-int-or-string": true
-         },
-         "description": "allocatedResources tracks the resources allocated to a PVC including its capacity.\\nKey names follow standard Kubernetes label syntax. Valid values are either:\\n\\t* Un-prefixed keys:\\n\\t\\t- storage - the capacity of the volume.\\n\\t* Custom resources must use implementation-defined prefixed names such as \\"example.com/my-custom-resource\\"\\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered\\nreserved and hence may not be used.\\n\\nCapacity reported here may be larger than the actual capacity when a volume expansion operation\\nis requested.\\nFor storage quota, the larger value from allocatedResources and PVC.spec.resources is used.\\nIf allocatedResources is not set, PVC.spec.resources alone is used for quota calculation.\\nIf a volume expansion capacity request is lowered, allocatedResources is only\\nlowered if there are no expansion operations in progress and if the actual volume capacity\\nis equal or lower than the requested capacity.\\n\\nA controller that receives PVC update with previously unknown resourceName\\nshould ignore the update for the purpose it was designed. For example - a controller that\\nonly is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid\\nresources associated with PVC.",
-         "type": "object"
-        },
-        "capacity": {
-         "additionalProperties": {
-          "anyOf": [
-           {
-            "type": "integer"
-           },
-           {
-            "type": "string"
-           }
-          ],
-          "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
-          "x-kubernetes-int-or-string": true
-         },
-         "description": "capacity represents the actual resources of the underlying volume.",
-         "type": "object"
-        },
-        "conditions": {
-         "description": "conditions is the current Condition of persistent volume claim. If underlying persistent volume is being\\nresized then the Condition will be set to 'Resizing'.",
-         "items": {
-          "description": "PersistentVolumeClaimCondition contains details about state of pvc",
-          "properties": {
-           "lastProbeTime": {
-            "description": "lastProbeTime is the time we probed the condition.",
-            "format": "date-time",
-            "type": "string"
-           },
-           "lastTransitionTime": {
-            "description": "lastTransitionTime is the time the condition transitioned from one status to another.",
-            "format": "date-time",
-            "type": "string"
-           },
-           "message": {
-            "description": "message is the human-readable message indicating details about last transition.",
-            "type": "string"
-           },
-           "reason": {
-            "description": "reason is a unique, this should be a short, machine understandable string that gives the reason\\nfor condition's last transition. If it reports \\"Resizing\\" that means the underlying\\npersistent volume is being resized.",
-            "type": "string"
-           },
-           "status": {
-            "description": "Status is the status of the condition.\\nCan be True, False, Unknown.\\nMore info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required",
-            "type": "string"
-           },
-           "type": {
-            "description": "Type is the type of the condition.\\nMore info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about",
-            "type": "string"
-           }
-          },
-          "required": [
-           "status",
-           "type"
-          ],
-          "type": "object"
-         },
-         "type": "array",
-         "x-kubernetes-list-map-keys": [
-          "type"
-         ],
-         "x-kubernetes-list-type": "map"
-        },
-        "currentVolumeAttributesClassName": {
-         "description": "currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using.\\nWhen unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim",
-         "type": "string"
-        },
-        "healthStatus": {
-         "description": "healthStatus contains the latest controller-reported health information\\nfor the volume bound to this claim.",
-         "properties": {
-          "healthConditions": {
-           "description": "conditions is the set of adverse conditions reported by\\nthe CSI controller plugin. An empty list means no adverse condition.\\nAt most 16 conditions may be reported.",
-           "items": {
-            "description": "VolumeHealthCondition represents an adverse health condition reported for a volume.",
-            "properties": {
-             "message": {
-              "description": "message is a human-readable description.\\nMaximum permitted length of a message is 1024 bytes.",
-              "type": "string"
-             },
-             "reason": {
-              "description": "reason is a brief CamelCase machine-parseable reason.\\nTogether with status it forms the unique identity of a condition entry.\\nMaximum permitted length of a reason is 256 bytes.",
-              "minLength": 1,
-              "type": "string"
-             },
-             "status": {
-              "description": "status is the machine-parseable health category.\\nPossible values:\\n- \\"Inaccessible\\": the volume cannot be accessed.\\n- \\"DataLoss\\": data loss has been detected on the volume.\\n- \\"Degraded\\": the volume is functioning with reduced capability.",
-              "enum": [
-               "DataLoss",
-               "Degraded",
-               "Inaccessible"
-              ],
-              "minLength": 1,
-              "type": "string"
-             }
-            },
-            "required": [
-             "reason",
-             "status"
-            ],
-            "type": "object"
-           },
-           "maxItems": 16,
-           "type": "array",
-           "x-kubernetes-list-map-keys": [
-            "status",
-            "reason"
-           ],
-           "x-kubernetes-list-type": "map"
-          },
-          "lastTransitionTime": {
-           "description": "lastTransitionTime is when the current set of conditions first appeared.",
-           "format": "date-time",
-           "type": "string"
-          }
-         },
-         "type": "object"
-        },
-        "modifyVolumeStatus": {
-         "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation.\\nWhen this is unset, there is no ModifyVolume operation being attempted.",
-         "properties": {
-          "status": {
-           "description": "status is the status of the ControllerModifyVolume operation. It can be in any of following states:\\n - Pending\\n   Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as\\n   the specified VolumeAttributesClass not existing.\\n - InProgress\\n   InProgress indicates that the volume is being modified.\\n - Infeasible\\n  Infeasible indicates that the request has been rejected as invalid by the CSI driver. To\\n\\t  resolve the error, a valid VolumeAttributesClass needs to be specified.\\nNote: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.",
-           "type": "string"
-          },
-          "targetVolumeAttributesClassName": {
-           "description": "targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled",
-           "type": "string"
-          }
-         },
-         "required": [
-          "status"
-         ],
-         "type": "object"
-        },
-        "phase": {
-         "description": "phase represents the current phase of PersistentVolumeClaim.",
-         "type": "string"
-        }
-       },
-       "type": "object"
+       "$known": "V1PersistentVolumeClaimStatus",
+       "description": "status represents the current information/status of a persistent volume claim.\\nRead-only.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
       }
      },
      "type": "object"
@@ -3859,6 +6705,58 @@ export const KNOWN_TYPES_JSON = `{
    "selector",
    "template"
   ],
+  "type": "object"
+ },
+ "V1StorageOSPersistentVolumeSource": {
+  "description": "Represents a StorageOS persistent volume resource.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1ObjectReference",
+    "description": "secretRef specifies the secret to use for obtaining the StorageOS API\\ncredentials.  If not specified, default values will be attempted."
+   },
+   "volumeName": {
+    "description": "volumeName is the human-readable name of the StorageOS volume.  Volume\\nnames are only unique within a namespace.",
+    "type": "string"
+   },
+   "volumeNamespace": {
+    "description": "volumeNamespace specifies the scope of the volume within StorageOS.  If no\\nnamespace is specified then the Pod's namespace will be used.  This allows the\\nKubernetes name scoping to be mirrored within StorageOS for tighter integration.\\nSet VolumeName to any name to override the default behaviour.\\nSet to \\"default\\" if you are not using namespaces within StorageOS.\\nNamespaces that do not pre-exist within StorageOS will be created.",
+    "type": "string"
+   }
+  },
+  "type": "object"
+ },
+ "V1StorageOSVolumeSource": {
+  "description": "Represents a StorageOS persistent volume resource.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$known": "V1LocalObjectReference",
+    "description": "secretRef specifies the secret to use for obtaining the StorageOS API\\ncredentials.  If not specified, default values will be attempted."
+   },
+   "volumeName": {
+    "description": "volumeName is the human-readable name of the StorageOS volume.  Volume\\nnames are only unique within a namespace.",
+    "type": "string"
+   },
+   "volumeNamespace": {
+    "description": "volumeNamespace specifies the scope of the volume within StorageOS.  If no\\nnamespace is specified then the Pod's namespace will be used.  This allows the\\nKubernetes name scoping to be mirrored within StorageOS for tighter integration.\\nSet VolumeName to any name to override the default behaviour.\\nSet to \\"default\\" if you are not using namespaces within StorageOS.\\nNamespaces that do not pre-exist within StorageOS will be created.",
+    "type": "string"
+   }
+  },
   "type": "object"
  },
  "V1Sysctl": {
@@ -3904,6 +6802,33 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1Taint": {
+  "description": "The node this Taint is attached to has the \\"effect\\" on\\nany pod that does not tolerate the Taint.",
+  "properties": {
+   "effect": {
+    "description": "Required. The effect of the taint on pods\\nthat do not tolerate the taint.\\nValid effects are NoSchedule, PreferNoSchedule and NoExecute.",
+    "type": "string"
+   },
+   "key": {
+    "description": "Required. The taint key to be applied to a node.",
+    "type": "string"
+   },
+   "timeAdded": {
+    "description": "TimeAdded represents the time at which the taint was added.",
+    "format": "date-time",
+    "type": "string"
+   },
+   "value": {
+    "description": "The taint value corresponding to the taint key.",
+    "type": "string"
+   }
+  },
+  "required": [
+   "effect",
+   "key"
+  ],
+  "type": "object"
+ },
  "V1Toleration": {
   "description": "The pod this Toleration is attached to tolerates any taint that matches\\nthe triple <key,value,effect> using the matching operator <operator>.",
   "properties": {
@@ -3930,6 +6855,44 @@ export const KNOWN_TYPES_JSON = `{
    }
   },
   "type": "object"
+ },
+ "V1TopologySelectorLabelRequirement": {
+  "description": "A topology selector requirement is a selector that matches given label.\\nThis is an alpha feature and may change in the future.",
+  "properties": {
+   "key": {
+    "description": "The label key that the selector applies to.",
+    "type": "string"
+   },
+   "values": {
+    "description": "An array of string values. One value must match the label to be selected.\\nEach entry in Values is ORed.",
+    "items": {
+     "type": "string"
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "required": [
+   "key",
+   "values"
+  ],
+  "type": "object"
+ },
+ "V1TopologySelectorTerm": {
+  "description": "A topology selector term represents the result of label queries.\\nA null or empty topology selector term matches no objects.\\nThe requirements of them are ANDed.\\nIt provides a subset of functionality as NodeSelectorTerm.\\nThis is an alpha feature and may change in the future.",
+  "properties": {
+   "matchLabelExpressions": {
+    "description": "A list of topology selector requirements by labels.",
+    "items": {
+     "$known": "V1TopologySelectorLabelRequirement",
+     "description": "A topology selector requirement is a selector that matches given label.\\nThis is an alpha feature and may change in the future."
+    },
+    "type": "array",
+    "x-kubernetes-list-type": "atomic"
+   }
+  },
+  "type": "object",
+  "x-kubernetes-map-type": "atomic"
  },
  "V1TopologySpreadConstraint": {
   "description": "TopologySpreadConstraint specifies how to spread matching pods among the given topology.",
@@ -4033,150 +6996,24 @@ export const KNOWN_TYPES_JSON = `{
   "description": "Volume represents a named volume in a pod that may be accessed by any container in the pod.",
   "properties": {
    "awsElasticBlockStore": {
-    "description": "awsElasticBlockStore represents an AWS Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nDeprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree\\nawsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
-      "type": "string"
-     },
-     "partition": {
-      "description": "partition is the partition in the volume that you want to mount.\\nIf omitted, the default is to mount by volume name.\\nExamples: For volume /dev/sda1, you specify the partition as \\"1\\".\\nSimilarly, the volume partition for /dev/sda is \\"0\\" (or you can leave the property empty).",
-      "format": "int32",
-      "type": "integer"
-     },
-     "readOnly": {
-      "description": "readOnly value true will force the readOnly setting in VolumeMounts.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
-      "type": "boolean"
-     },
-     "volumeID": {
-      "description": "volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore",
-      "type": "string"
-     }
-    },
-    "required": [
-     "volumeID"
-    ],
-    "type": "object"
+    "$known": "V1AWSElasticBlockStoreVolumeSource",
+    "description": "awsElasticBlockStore represents an AWS Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nDeprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree\\nawsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"
    },
    "azureDisk": {
-    "description": "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.\\nDeprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type\\nare redirected to the disk.csi.azure.com CSI driver.",
-    "properties": {
-     "cachingMode": {
-      "description": "cachingMode is the Host Caching mode: None, Read Only, Read Write.",
-      "type": "string"
-     },
-     "diskName": {
-      "description": "diskName is the Name of the data disk in the blob storage",
-      "type": "string"
-     },
-     "diskURI": {
-      "description": "diskURI is the URI of data disk in the blob storage",
-      "type": "string"
-     },
-     "fsType": {
-      "default": "ext4",
-      "description": "fsType is Filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "kind": {
-      "description": "kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared",
-      "type": "string"
-     },
-     "readOnly": {
-      "default": false,
-      "description": "readOnly Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     }
-    },
-    "required": [
-     "diskName",
-     "diskURI"
-    ],
-    "type": "object"
+    "$known": "V1AzureDiskVolumeSource",
+    "description": "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.\\nDeprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type\\nare redirected to the disk.csi.azure.com CSI driver."
    },
    "azureFile": {
-    "description": "azureFile represents an Azure File Service mount on the host and bind mount to the pod.\\nDeprecated: AzureFile is deprecated. All operations for the in-tree azureFile type\\nare redirected to the file.csi.azure.com CSI driver.",
-    "properties": {
-     "readOnly": {
-      "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "secretName": {
-      "description": "secretName is the  name of secret that contains Azure Storage Account Name and Key",
-      "type": "string"
-     },
-     "shareName": {
-      "description": "shareName is the azure share Name",
-      "type": "string"
-     }
-    },
-    "required": [
-     "secretName",
-     "shareName"
-    ],
-    "type": "object"
+    "$known": "V1AzureFileVolumeSource",
+    "description": "azureFile represents an Azure File Service mount on the host and bind mount to the pod.\\nDeprecated: AzureFile is deprecated. All operations for the in-tree azureFile type\\nare redirected to the file.csi.azure.com CSI driver."
    },
    "cephfs": {
-    "description": "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.\\nDeprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.",
-    "properties": {
-     "monitors": {
-      "description": "monitors is Required: Monitors is a collection of Ceph monitors\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "path": {
-      "description": "path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
-      "type": "boolean"
-     },
-     "secretFile": {
-      "description": "secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
-      "type": "string"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty.\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"
-     },
-     "user": {
-      "description": "user is optional: User is the rados user name, default is admin\\nMore info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
-      "type": "string"
-     }
-    },
-    "required": [
-     "monitors"
-    ],
-    "type": "object"
+    "$known": "V1CephFSVolumeSource",
+    "description": "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime.\\nDeprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."
    },
    "cinder": {
-    "description": "cinder represents a cinder volume attached and mounted on kubelets host machine.\\nDeprecated: Cinder is deprecated. All operations for the in-tree cinder type\\nare redirected to the cinder.csi.openstack.org CSI driver.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef is optional: points to a secret object containing parameters used to connect\\nto OpenStack."
-     },
-     "volumeID": {
-      "description": "volumeID used to identify the volume in cinder.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md",
-      "type": "string"
-     }
-    },
-    "required": [
-     "volumeID"
-    ],
-    "type": "object"
+    "$known": "V1CinderVolumeSource",
+    "description": "cinder represents a cinder volume attached and mounted on kubelets host machine.\\nDeprecated: Cinder is deprecated. All operations for the in-tree cinder type\\nare redirected to the cinder.csi.openstack.org CSI driver.\\nMore info: https://examples.k8s.io/mysql-cinder-pd/README.md"
    },
    "configMap": {
     "$known": "V1ConfigMapVolumeSource",
@@ -4187,565 +7024,121 @@ export const KNOWN_TYPES_JSON = `{
     "description": "csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."
    },
    "downwardAPI": {
-    "description": "downwardAPI represents downward API about the pod that should populate this volume",
-    "properties": {
-     "defaultMode": {
-      "description": "Optional: mode bits to use on created files by default. Must be a\\nOptional: mode bits used to set permissions on created files by default.\\nMust be an octal value between 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nDefaults to 0644.\\nDirectories within the path are not affected by this setting.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "defaultUser": {
-      "description": "defaultUser is Optional: The owner UID of the created files by default.\\nThe defaultUser field is only used as a fallback when the item-level user field is unset.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-      "format": "int64",
-      "type": "integer"
-     },
-     "items": {
-      "description": "Items is a list of downward API volume file",
-      "items": {
-       "description": "DownwardAPIVolumeFile represents information to create the file containing the pod field",
-       "properties": {
-        "fieldRef": {
-         "$known": "V1ObjectFieldSelector",
-         "description": "Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."
-        },
-        "mode": {
-         "description": "Optional: mode bits used to set permissions on this file, must be an octal value\\nbetween 0000 and 0777 or a decimal value between 0 and 511.\\nYAML accepts both octal and decimal values, JSON requires decimal values for mode bits.\\nIf not specified, the volume defaultMode will be used.\\nThis might be in conflict with other options that affect the file\\nmode, like fsGroup, and the result can be other mode bits set.",
-         "format": "int32",
-         "type": "integer"
-        },
-        "path": {
-         "description": "Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'",
-         "type": "string"
-        },
-        "resourceFieldRef": {
-         "$known": "V1ResourceFieldSelector",
-         "description": "Selects a resource of the container: only resources limits and requests\\n(limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."
-        },
-        "user": {
-         "description": "user is Optional: The owner UID of the created file.\\nIf specified, the item-level user field takes precedence over defaultUser.\\n(Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled.",
-         "format": "int64",
-         "type": "integer"
-        }
-       },
-       "required": [
-        "path"
-       ],
-       "type": "object"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1DownwardAPIVolumeSource",
+    "description": "downwardAPI represents downward API about the pod that should populate this volume"
    },
    "emptyDir": {
     "$known": "V1EmptyDirVolumeSource",
     "description": "emptyDir represents a temporary directory that shares a pod's lifetime.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"
    },
    "ephemeral": {
-    "description": "ephemeral represents a volume that is handled by a cluster storage driver.\\nThe volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,\\nand deleted when the pod is removed.\\n\\nUse this if:\\na) the volume is only needed while the pod runs,\\nb) features of normal volumes like restoring from snapshot or capacity\\n   tracking are needed,\\nc) the storage driver is specified through a storage class, and\\nd) the storage driver supports dynamic volume provisioning through\\n   a PersistentVolumeClaim (see EphemeralVolumeSource for more\\n   information on the connection between this volume type\\n   and PersistentVolumeClaim).\\n\\nUse PersistentVolumeClaim or one of the vendor-specific\\nAPIs for volumes that persist for longer than the lifecycle\\nof an individual pod.\\n\\nUse CSI for light-weight local ephemeral volumes if the CSI driver is meant to\\nbe used that way - see the documentation of the driver for\\nmore information.\\n\\nA pod can use both types of ephemeral volumes and\\npersistent volumes at the same time.",
-    "properties": {
-     "volumeClaimTemplate": {
-      "$known": "V1PersistentVolumeClaimTemplate",
-      "description": "Will be used to create a stand-alone PVC to provision the volume.\\nThe pod in which this EphemeralVolumeSource is embedded will be the\\nowner of the PVC, i.e. the PVC will be deleted together with the\\npod.  The name of the PVC will be \`<pod name>-<volume name>\` where\\n\`<volume name>\` is the name from the \`PodSpec.Volumes\` array\\nentry. Pod validation will reject the pod if the concatenated name\\nis not valid for a PVC (for example, too long).\\n\\nAn existing PVC with that name that is not owned by the pod\\nwill *not* be used for the pod to avoid using an unrelated\\nvolume by mistake. Starting the pod is then blocked until\\nthe unrelated PVC is removed. If such a pre-created PVC is\\nmeant to be used by the pod, the PVC has to updated with an\\nowner reference to the pod once the pod exists. Normally\\nthis should not be necessary, but it may be useful when\\nmanually reconstructing a broken cluster.\\n\\nThis field is read-only and no changes will be made by Kubernetes\\nto the PVC after it has been created.\\n\\nRequired, must not be nil."
-     }
-    },
-    "type": "object"
+    "$known": "V1EphemeralVolumeSource",
+    "description": "ephemeral represents a volume that is handled by a cluster storage driver.\\nThe volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts,\\nand deleted when the pod is removed.\\n\\nUse this if:\\na) the volume is only needed while the pod runs,\\nb) features of normal volumes like restoring from snapshot or capacity\\n   tracking are needed,\\nc) the storage driver is specified through a storage class, and\\nd) the storage driver supports dynamic volume provisioning through\\n   a PersistentVolumeClaim (see EphemeralVolumeSource for more\\n   information on the connection between this volume type\\n   and PersistentVolumeClaim).\\n\\nUse PersistentVolumeClaim or one of the vendor-specific\\nAPIs for volumes that persist for longer than the lifecycle\\nof an individual pod.\\n\\nUse CSI for light-weight local ephemeral volumes if the CSI driver is meant to\\nbe used that way - see the documentation of the driver for\\nmore information.\\n\\nA pod can use both types of ephemeral volumes and\\npersistent volumes at the same time."
    },
    "fc": {
-    "description": "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "lun": {
-      "description": "lun is Optional: FC target lun number",
-      "format": "int32",
-      "type": "integer"
-     },
-     "readOnly": {
-      "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "targetWWNs": {
-      "description": "targetWWNs is Optional: FC target worldwide names (WWNs)",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "wwids": {
-      "description": "wwids Optional: FC volume world wide identifiers (wwids)\\nEither wwids or combination of targetWWNs and lun must be set, but not both simultaneously.",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     }
-    },
-    "type": "object"
+    "$known": "V1FCVolumeSource",
+    "description": "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."
    },
    "flexVolume": {
-    "description": "flexVolume represents a generic volume resource that is\\nprovisioned/attached using an exec based plugin.\\nDeprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.",
-    "properties": {
-     "driver": {
-      "description": "driver is the name of the driver to use for this volume.",
-      "type": "string"
-     },
-     "fsType": {
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". The default filesystem depends on FlexVolume script.",
-      "type": "string"
-     },
-     "options": {
-      "additionalProperties": {
-       "type": "string"
-      },
-      "description": "options is Optional: this field holds extra command options if any.",
-      "type": "object"
-     },
-     "readOnly": {
-      "description": "readOnly is Optional: defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef is Optional: secretRef is reference to the secret object containing\\nsensitive information to pass to the plugin scripts. This may be\\nempty if no secret object is specified. If the secret object\\ncontains more than one secret, all secrets are passed to the plugin\\nscripts."
-     }
-    },
-    "required": [
-     "driver"
-    ],
-    "type": "object"
+    "$known": "V1FlexVolumeSource",
+    "description": "flexVolume represents a generic volume resource that is\\nprovisioned/attached using an exec based plugin.\\nDeprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."
    },
    "flocker": {
-    "description": "flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running.\\nDeprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.",
-    "properties": {
-     "datasetName": {
-      "description": "datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker\\nshould be considered as deprecated",
-      "type": "string"
-     },
-     "datasetUUID": {
-      "description": "datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1FlockerVolumeSource",
+    "description": "flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running.\\nDeprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."
    },
    "gcePersistentDisk": {
-    "description": "gcePersistentDisk represents a GCE Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nDeprecated: GCEPersistentDisk is deprecated. All operations for the in-tree\\ngcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
-    "properties": {
-     "fsType": {
-      "description": "fsType is filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
-      "type": "string"
-     },
-     "partition": {
-      "description": "partition is the partition in the volume that you want to mount.\\nIf omitted, the default is to mount by volume name.\\nExamples: For volume /dev/sda1, you specify the partition as \\"1\\".\\nSimilarly, the volume partition for /dev/sda is \\"0\\" (or you can leave the property empty).\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
-      "format": "int32",
-      "type": "integer"
-     },
-     "pdName": {
-      "description": "pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk",
-      "type": "boolean"
-     }
-    },
-    "required": [
-     "pdName"
-    ],
-    "type": "object"
+    "$known": "V1GCEPersistentDiskVolumeSource",
+    "description": "gcePersistentDisk represents a GCE Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nDeprecated: GCEPersistentDisk is deprecated. All operations for the in-tree\\ngcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"
    },
    "gitRepo": {
-    "description": "gitRepo represents a git repository at a particular revision.\\nDeprecated: GitRepo is deprecated. To provision a container with a git repo, mount an\\nEmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir\\ninto the Pod's container.",
-    "properties": {
-     "directory": {
-      "description": "directory is the target directory name.\\nMust not contain or start with '..'.  If '.' is supplied, the volume directory will be the\\ngit repository.  Otherwise, if specified, the volume will contain the git repository in\\nthe subdirectory with the given name.",
-      "type": "string"
-     },
-     "repository": {
-      "description": "repository is the URL",
-      "type": "string"
-     },
-     "revision": {
-      "description": "revision is the commit hash for the specified revision.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "repository"
-    ],
-    "type": "object"
+    "$known": "V1GitRepoVolumeSource",
+    "description": "gitRepo represents a git repository at a particular revision.\\nDeprecated: GitRepo is deprecated. To provision a container with a git repo, mount an\\nEmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir\\ninto the Pod's container."
    },
    "glusterfs": {
-    "description": "glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.\\nDeprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported.",
-    "properties": {
-     "endpoints": {
-      "description": "endpoints is the endpoint name that details Glusterfs topology.",
-      "type": "string"
-     },
-     "path": {
-      "description": "path is the Glusterfs volume path.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the Glusterfs volume to be mounted with read-only permissions.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
-      "type": "boolean"
-     }
-    },
-    "required": [
-     "endpoints",
-     "path"
-    ],
-    "type": "object"
+    "$known": "V1GlusterfsVolumeSource",
+    "description": "glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime.\\nDeprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported."
    },
    "hostPath": {
     "$known": "V1HostPathVolumeSource",
     "description": "hostPath represents a pre-existing file or directory on the host\\nmachine that is directly exposed to the container. This is generally\\nused for system agents or other privileged things that are allowed\\nto see the host machine. Most containers will NOT need this.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"
    },
    "image": {
-    "description": "image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.\\nThe volume is resolved at pod startup depending on which PullPolicy value is provided:\\n\\n- Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.\\n- Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.\\n- IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\\n\\nThe volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation.\\nA failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message.\\nThe types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field.\\nThe OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images.\\nThe volume will be mounted read-only (ro).\\nSub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33.\\nThe field spec.securityContext.fsGroupChangePolicy has no effect on this volume type.",
-    "properties": {
-     "pullPolicy": {
-      "description": "Policy for pulling OCI objects. Possible values are:\\nAlways: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.\\nNever: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.\\nIfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\\nDefaults to Always if :latest tag is specified, or IfNotPresent otherwise.",
-      "type": "string"
-     },
-     "reference": {
-      "description": "Required: Image or artifact reference to be used.\\nBehaves in the same way as pod.spec.containers[*].image.\\nPull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets.\\nMore info: https://kubernetes.io/docs/concepts/containers/images\\nThis field is optional to allow higher level config management to default or override\\ncontainer images in workload controllers like Deployments and StatefulSets.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1ImageVolumeSource",
+    "description": "image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.\\nThe volume is resolved at pod startup depending on which PullPolicy value is provided:\\n\\n- Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails.\\n- Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present.\\n- IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.\\n\\nThe volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation.\\nA failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message.\\nThe types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field.\\nThe OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images.\\nThe volume will be mounted read-only (ro).\\nSub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33.\\nThe field spec.securityContext.fsGroupChangePolicy has no effect on this volume type."
    },
    "iscsi": {
-    "description": "iscsi represents an ISCSI Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi",
-    "properties": {
-     "chapAuthDiscovery": {
-      "description": "chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication",
-      "type": "boolean"
-     },
-     "chapAuthSession": {
-      "description": "chapAuthSession defines whether support iSCSI Session CHAP authentication",
-      "type": "boolean"
-     },
-     "fsType": {
-      "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi",
-      "type": "string"
-     },
-     "initiatorName": {
-      "description": "initiatorName is the custom iSCSI Initiator Name.\\nIf initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface\\n<target portal>:<volume name> will be created for the connection.",
-      "type": "string"
-     },
-     "iqn": {
-      "description": "iqn is the target iSCSI Qualified Name.",
-      "type": "string"
-     },
-     "iscsiInterface": {
-      "default": "default",
-      "description": "iscsiInterface is the interface Name that uses an iSCSI transport.\\nDefaults to 'default' (tcp).",
-      "type": "string"
-     },
-     "lun": {
-      "description": "lun represents iSCSI Target Lun number.",
-      "format": "int32",
-      "type": "integer"
-     },
-     "portals": {
-      "description": "portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef is the CHAP Secret for iSCSI target and initiator authentication"
-     },
-     "targetPortal": {
-      "description": "targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port\\nis other than default (typically TCP ports 860 and 3260).",
-      "type": "string"
-     }
-    },
-    "required": [
-     "iqn",
-     "lun",
-     "targetPortal"
-    ],
-    "type": "object"
+    "$known": "V1ISCSIVolumeSource",
+    "description": "iscsi represents an ISCSI Disk resource that is attached to a\\nkubelet's host machine and then exposed to the pod.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi"
    },
    "name": {
     "description": "name of the volume.\\nMust be a DNS_LABEL and unique within the pod.\\nMore info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
     "type": "string"
    },
    "nfs": {
-    "description": "nfs represents an NFS mount on the host that shares a pod's lifetime\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
-    "properties": {
-     "path": {
-      "description": "path that is exported by the NFS server.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the NFS export to be mounted with read-only permissions.\\nDefaults to false.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
-      "type": "boolean"
-     },
-     "server": {
-      "description": "server is the hostname or IP address of the NFS server.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs",
-      "type": "string"
-     }
-    },
-    "required": [
-     "path",
-     "server"
-    ],
-    "type": "object"
+    "$known": "V1NFSVolumeSource",
+    "description": "nfs represents an NFS mount on the host that shares a pod's lifetime\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"
    },
    "persistentVolumeClaim": {
     "$known": "V1PersistentVolumeClaimVolumeSource",
     "description": "persistentVolumeClaimVolumeSource represents a reference to a\\nPersistentVolumeClaim in the same namespace.\\nMore info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
    },
    "photonPersistentDisk": {
-    "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.\\nDeprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "pdID": {
-      "description": "pdID is the ID that identifies Photon Controller persistent disk",
-      "type": "string"
-     }
-    },
-    "required": [
-     "pdID"
-    ],
-    "type": "object"
+    "$known": "V1PhotonPersistentDiskVolumeSource",
+    "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine.\\nDeprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."
    },
    "portworxVolume": {
-    "description": "portworxVolume represents a portworx volume attached and mounted on kubelets host machine.\\nDeprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type\\nare redirected to the pxd.portworx.com CSI driver.",
-    "properties": {
-     "fsType": {
-      "description": "fSType represents the filesystem type to mount\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "volumeID": {
-      "description": "volumeID uniquely identifies a Portworx volume",
-      "type": "string"
-     }
-    },
-    "required": [
-     "volumeID"
-    ],
-    "type": "object"
+    "$known": "V1PortworxVolumeSource",
+    "description": "portworxVolume represents a portworx volume attached and mounted on kubelets host machine.\\nDeprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type\\nare redirected to the pxd.portworx.com CSI driver."
    },
    "projected": {
     "$known": "V1ProjectedVolumeSource",
     "description": "projected items for all in one resources secrets, configmaps, and downward API"
    },
    "quobyte": {
-    "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime.\\nDeprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.",
-    "properties": {
-     "group": {
-      "description": "group to map volume access to\\nDefault is no group",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the Quobyte volume to be mounted with read-only permissions.\\nDefaults to false.",
-      "type": "boolean"
-     },
-     "registry": {
-      "description": "registry represents a single or multiple Quobyte Registry services\\nspecified as a string as host:port pair (multiple entries are separated with commas)\\nwhich acts as the central registry for volumes",
-      "type": "string"
-     },
-     "tenant": {
-      "description": "tenant owning the given Quobyte volume in the Backend\\nUsed with dynamically provisioned Quobyte volumes, value is set by the plugin",
-      "type": "string"
-     },
-     "user": {
-      "description": "user to map volume access to\\nDefaults to serivceaccount user",
-      "type": "string"
-     },
-     "volume": {
-      "description": "volume is a string that references an already created Quobyte volume by name.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "registry",
-     "volume"
-    ],
-    "type": "object"
+    "$known": "V1QuobyteVolumeSource",
+    "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime.\\nDeprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."
    },
    "rbd": {
-    "description": "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.\\nDeprecated: RBD is deprecated and the in-tree rbd type is no longer supported.",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type of the volume that you want to mount.\\nTip: Ensure that the filesystem type is supported by the host operating system.\\nExamples: \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#rbd",
-      "type": "string"
-     },
-     "image": {
-      "description": "image is the rados image name.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "type": "string"
-     },
-     "keyring": {
-      "default": "/etc/ceph/keyring",
-      "description": "keyring is the path to key ring for RBDUser.\\nDefault is /etc/ceph/keyring.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "type": "string"
-     },
-     "monitors": {
-      "description": "monitors is a collection of Ceph monitors.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "items": {
-       "type": "string"
-      },
-      "type": "array",
-      "x-kubernetes-list-type": "atomic"
-     },
-     "pool": {
-      "default": "rbd",
-      "description": "pool is the rados pool name.\\nDefault is rbd.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly here will force the ReadOnly setting in VolumeMounts.\\nDefaults to false.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef is name of the authentication secret for RBDUser. If provided\\noverrides keyring.\\nDefault is nil.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
-     },
-     "user": {
-      "default": "admin",
-      "description": "user is the rados user name.\\nDefault is admin.\\nMore info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
-      "type": "string"
-     }
-    },
-    "required": [
-     "image",
-     "monitors"
-    ],
-    "type": "object"
+    "$known": "V1RBDVolumeSource",
+    "description": "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime.\\nDeprecated: RBD is deprecated and the in-tree rbd type is no longer supported."
    },
    "scaleIO": {
-    "description": "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.\\nDeprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.",
-    "properties": {
-     "fsType": {
-      "default": "xfs",
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\".\\nDefault is \\"xfs\\".",
-      "type": "string"
-     },
-     "gateway": {
-      "description": "gateway is the host address of the ScaleIO API Gateway.",
-      "type": "string"
-     },
-     "protectionDomain": {
-      "description": "protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly Defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef references to the secret for ScaleIO user and other\\nsensitive information. If this is not provided, Login operation will fail."
-     },
-     "sslEnabled": {
-      "description": "sslEnabled Flag enable/disable SSL communication with Gateway, default false",
-      "type": "boolean"
-     },
-     "storageMode": {
-      "default": "ThinProvisioned",
-      "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned.\\nDefault is ThinProvisioned.",
-      "type": "string"
-     },
-     "storagePool": {
-      "description": "storagePool is the ScaleIO Storage Pool associated with the protection domain.",
-      "type": "string"
-     },
-     "system": {
-      "description": "system is the name of the storage system as configured in ScaleIO.",
-      "type": "string"
-     },
-     "volumeName": {
-      "description": "volumeName is the name of a volume already created in the ScaleIO system\\nthat is associated with this volume source.",
-      "type": "string"
-     }
-    },
-    "required": [
-     "gateway",
-     "secretRef",
-     "system"
-    ],
-    "type": "object"
+    "$known": "V1ScaleIOVolumeSource",
+    "description": "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes.\\nDeprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."
    },
    "secret": {
     "$known": "V1SecretVolumeSource",
     "description": "secret represents a secret that should populate this volume.\\nMore info: https://kubernetes.io/docs/concepts/storage/volumes#secret"
    },
    "storageos": {
-    "description": "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.\\nDeprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported.",
-    "properties": {
-     "fsType": {
-      "description": "fsType is the filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "readOnly": {
-      "description": "readOnly defaults to false (read/write). ReadOnly here will force\\nthe ReadOnly setting in VolumeMounts.",
-      "type": "boolean"
-     },
-     "secretRef": {
-      "$known": "V1LocalObjectReference",
-      "description": "secretRef specifies the secret to use for obtaining the StorageOS API\\ncredentials.  If not specified, default values will be attempted."
-     },
-     "volumeName": {
-      "description": "volumeName is the human-readable name of the StorageOS volume.  Volume\\nnames are only unique within a namespace.",
-      "type": "string"
-     },
-     "volumeNamespace": {
-      "description": "volumeNamespace specifies the scope of the volume within StorageOS.  If no\\nnamespace is specified then the Pod's namespace will be used.  This allows the\\nKubernetes name scoping to be mirrored within StorageOS for tighter integration.\\nSet VolumeName to any name to override the default behaviour.\\nSet to \\"default\\" if you are not using namespaces within StorageOS.\\nNamespaces that do not pre-exist within StorageOS will be created.",
-      "type": "string"
-     }
-    },
-    "type": "object"
+    "$known": "V1StorageOSVolumeSource",
+    "description": "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes.\\nDeprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported."
    },
    "vsphereVolume": {
-    "description": "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.\\nDeprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type\\nare redirected to the csi.vsphere.vmware.com CSI driver.",
-    "properties": {
-     "fsType": {
-      "description": "fsType is filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
-      "type": "string"
-     },
-     "storagePolicyID": {
-      "description": "storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.",
-      "type": "string"
-     },
-     "storagePolicyName": {
-      "description": "storagePolicyName is the storage Policy Based Management (SPBM) profile name.",
-      "type": "string"
-     },
-     "volumePath": {
-      "description": "volumePath is the path that identifies vSphere volume vmdk",
-      "type": "string"
-     }
-    },
-    "required": [
-     "volumePath"
-    ],
-    "type": "object"
+    "$known": "V1VsphereVirtualDiskVolumeSource",
+    "description": "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine.\\nDeprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type\\nare redirected to the csi.vsphere.vmware.com CSI driver."
    }
   },
   "required": [
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1VolumeDevice": {
+  "description": "volumeDevice describes a mapping of a raw block device within a container.",
+  "properties": {
+   "devicePath": {
+    "description": "devicePath is the path inside of the container that the device will be mapped to.",
+    "type": "string"
+   },
+   "name": {
+    "description": "name must match the name of a persistentVolumeClaim in the pod",
+    "type": "string"
+   }
+  },
+  "required": [
+   "devicePath",
    "name"
   ],
   "type": "object"
@@ -4796,6 +7189,149 @@ export const KNOWN_TYPES_JSON = `{
   ],
   "type": "object"
  },
+ "V1VolumeMountStatus": {
+  "description": "VolumeMountStatus shows status of volume mounts.",
+  "properties": {
+   "mountPath": {
+    "description": "MountPath corresponds to the original VolumeMount.",
+    "type": "string"
+   },
+   "name": {
+    "description": "Name corresponds to the name of the original VolumeMount.",
+    "type": "string"
+   },
+   "readOnly": {
+    "description": "ReadOnly corresponds to the original VolumeMount.",
+    "type": "boolean"
+   },
+   "recursiveReadOnly": {
+    "description": "RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).\\nAn IfPossible value in the original VolumeMount must be translated to Disabled or Enabled,\\ndepending on the mount result.",
+    "type": "string"
+   },
+   "volumeStatus": {
+    "$known": "V1VolumeStatus",
+    "description": "volumeStatus represents volume-type-specific status about the mounted\\nvolume."
+   }
+  },
+  "required": [
+   "mountPath",
+   "name"
+  ],
+  "type": "object"
+ },
+ "V1VolumeNodeAffinity": {
+  "description": "VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.",
+  "properties": {
+   "required": {
+    "$known": "V1NodeSelector",
+    "description": "required specifies hard node constraints that must be met."
+   }
+  },
+  "type": "object"
+ },
+ "V1VolumeProjection": {
+  "description": "Projection that may be projected along with other supported volume types.\\nExactly one of these fields must be set.",
+  "properties": {
+   "clusterTrustBundle": {
+    "$known": "V1ClusterTrustBundleProjection",
+    "description": "ClusterTrustBundle allows a pod to access the \`.spec.trustBundle\` field\\nof ClusterTrustBundle objects in an auto-updating file.\\n\\nAlpha, gated by the ClusterTrustBundleProjection feature gate.\\n\\nClusterTrustBundle objects can either be selected by name, or by the\\ncombination of signer name and a label selector.\\n\\nKubelet performs aggressive normalization of the PEM contents written\\ninto the pod filesystem.  Esoteric PEM features such as inter-block\\ncomments and block headers are stripped.  Certificates are deduplicated.\\nThe ordering of certificates within the file is arbitrary, and Kubelet\\nmay change the order over time."
+   },
+   "configMap": {
+    "$known": "V1ConfigMapProjection",
+    "description": "configMap information about the configMap data to project"
+   },
+   "downwardAPI": {
+    "$known": "V1DownwardAPIProjection",
+    "description": "downwardAPI information about the downwardAPI data to project"
+   },
+   "podCertificate": {
+    "$known": "V1PodCertificateProjection",
+    "description": "Projects an auto-rotating credential bundle (private key and certificate\\nchain) that the pod can use either as a TLS client or server.\\n\\nKubelet generates a private key and uses it to send a\\nPodCertificateRequest to the named signer.  Once the signer approves the\\nrequest and issues a certificate chain, Kubelet writes the key and\\ncertificate chain to the pod filesystem.  The pod does not start until\\ncertificates have been issued for each podCertificate projected volume\\nsource in its spec.\\n\\nKubelet will begin trying to rotate the certificate at the time indicated\\nby the signer using the PodCertificateRequest.Status.BeginRefreshAt\\ntimestamp.\\n\\nKubelet can write a single file, indicated by the credentialBundlePath\\nfield, or separate files, indicated by the keyPath and\\ncertificateChainPath fields.\\n\\nThe credential bundle is a single file in PEM format.  The first PEM\\nentry is the private key (in PKCS#8 format), and the remaining PEM\\nentries are the certificate chain issued by the signer (typically,\\nsigners will return their certificate chain in leaf-to-root order).\\n\\nPrefer using the credential bundle format, since your application code\\ncan read it atomically.  If you use keyPath and certificateChainPath,\\nyour application must make two separate file reads. If these coincide\\nwith a certificate rotation, it is possible that the private key and leaf\\ncertificate you read may not correspond to each other.  Your application\\nwill need to check for this condition, and re-read until they are\\nconsistent.\\n\\nThe named signer controls chooses the format of the certificate it\\nissues; consult the signer implementation's documentation to learn how to\\nuse the certificates it issues."
+   },
+   "secret": {
+    "$known": "V1SecretProjection",
+    "description": "secret information about the secret data to project"
+   },
+   "serviceAccountToken": {
+    "$known": "V1ServiceAccountTokenProjection",
+    "description": "serviceAccountToken is information about the serviceAccountToken data to project"
+   }
+  },
+  "type": "object"
+ },
+ "V1VolumeResourceRequirements": {
+  "description": "VolumeResourceRequirements describes the storage resource requirements for a volume.",
+  "properties": {
+   "limits": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Limits describes the maximum amount of compute resources allowed.\\nMore info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+    "type": "object"
+   },
+   "requests": {
+    "additionalProperties": {
+     "anyOf": [
+      {
+       "type": "integer"
+      },
+      {
+       "type": "string"
+      }
+     ],
+     "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
+     "x-kubernetes-int-or-string": true
+    },
+    "description": "Requests describes the minimum amount of compute resources required.\\nIf Requests is omitted for a container, it defaults to Limits if that is explicitly specified,\\notherwise to an implementation-defined value. Requests cannot exceed Limits.\\nMore info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+    "type": "object"
+   }
+  },
+  "type": "object"
+ },
+ "V1VolumeStatus": {
+  "description": "VolumeStatus represents the status of a mounted volume.\\nAt most one of its members must be specified.",
+  "properties": {
+   "image": {
+    "$known": "V1ImageVolumeStatus",
+    "description": "image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine."
+   }
+  },
+  "type": "object"
+ },
+ "V1VsphereVirtualDiskVolumeSource": {
+  "description": "Represents a vSphere volume resource.",
+  "properties": {
+   "fsType": {
+    "description": "fsType is filesystem type to mount.\\nMust be a filesystem type supported by the host operating system.\\nEx. \\"ext4\\", \\"xfs\\", \\"ntfs\\". Implicitly inferred to be \\"ext4\\" if unspecified.",
+    "type": "string"
+   },
+   "storagePolicyID": {
+    "description": "storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName.",
+    "type": "string"
+   },
+   "storagePolicyName": {
+    "description": "storagePolicyName is the storage Policy Based Management (SPBM) profile name.",
+    "type": "string"
+   },
+   "volumePath": {
+    "description": "volumePath is the path that identifies vSphere volume vmdk",
+    "type": "string"
+   }
+  },
+  "required": [
+   "volumePath"
+  ],
+  "type": "object"
+ },
  "V1WeightedPodAffinityTerm": {
   "description": "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)",
   "properties": {
@@ -4813,6 +7349,28 @@ export const KNOWN_TYPES_JSON = `{
    "podAffinityTerm",
    "weight"
   ],
+  "type": "object"
+ },
+ "V1WindowsSecurityContextOptions": {
+  "description": "WindowsSecurityContextOptions contain Windows-specific options and credentials.",
+  "properties": {
+   "gmsaCredentialSpec": {
+    "description": "GMSACredentialSpec is where the GMSA admission webhook\\n(https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the\\nGMSA credential spec named by the GMSACredentialSpecName field.",
+    "type": "string"
+   },
+   "gmsaCredentialSpecName": {
+    "description": "GMSACredentialSpecName is the name of the GMSA credential spec to use.",
+    "type": "string"
+   },
+   "hostProcess": {
+    "description": "HostProcess determines if a container should be run as a 'Host Process' container.\\nAll of a Pod's containers must have the same effective HostProcess value\\n(it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).\\nIn addition, if HostProcess is true then HostNetwork must also be set to true.",
+    "type": "boolean"
+   },
+   "runAsUserName": {
+    "description": "The UserName in Windows to run the entrypoint of the container process.\\nDefaults to the user specified in image metadata if unspecified.\\nMay also be set in PodSecurityContext. If set in both SecurityContext and\\nPodSecurityContext, the value specified in SecurityContext takes precedence.",
+    "type": "string"
+   }
+  },
   "type": "object"
  }
 }`;
