@@ -34,6 +34,11 @@ for (const namespaced of [false, true]) {
           'clusterrole.rbac.authorization.k8s.io/webapp-operator-webapp-editor-role serverside-applied',
         ),
       );
+      assert.ok(
+        created.includes(
+          'clusterrolebinding.rbac.authorization.k8s.io/webapp-operator-metrics-auth-rolebinding serverside-applied',
+        ),
+      );
       const managerRole = namespaced
         ? 'role.rbac.authorization.k8s.io'
         : 'clusterrole.rbac.authorization.k8s.io';

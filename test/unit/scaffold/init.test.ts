@@ -33,6 +33,8 @@ const EXPECTED_FILES = [
   'config/rbac/role_binding.yaml',
   'config/rbac/leader_election_role.yaml',
   'config/rbac/leader_election_role_binding.yaml',
+  'config/rbac/metrics_auth_role.yaml',
+  'config/rbac/metrics_reader_role.yaml',
   'config/manager/manager.yaml',
   'config/default/kustomization.yaml',
   'config/prometheus/monitor.yaml',
