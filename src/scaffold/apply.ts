@@ -12,9 +12,9 @@ interface Journal {
 }
 
 /**
- * Writes all the files or none. Every file is first written to a temporary file beside its target;
- * only when all of them are written are they renamed into place, each replaced file kept as a
- * backup. A failure at any step restores the backups, removes what was added and rethrows, so the
+ * Writes (and removes) all the files or none. Every file is first written to a temporary file
+ * beside its target; only when all of them are written are they renamed into place, each replaced
+ * or removed file kept as a backup. A failure at any step restores the backups, removes what was added and rethrows, so the
  * folder is as it was.
  *
  * @example
@@ -46,10 +46,14 @@ async function stageAll(
   fs: ApplyFileSystem,
   journal: Journal,
   suffix: string,
-): Promise<{ target: string; temp: string }[]> {
-  const staged: { target: string; temp: string }[] = [];
+): Promise<{ target: string; temp: string | undefined }[]> {
+  const staged: { target: string; temp: string | undefined }[] = [];
   for (const [index, write] of writes.entries()) {
     const target = join(root, write.path);
+    if ('removed' in write) {
+      staged.push({ target, temp: undefined });
+      continue;
+    }
     await ensureDir(dirname(target), fs, journal);
     const temp = join(dirname(target), `.${basename(target)}.tsoperator-tmp-${suffix}-${index}`);
     journal.tempFiles.push(temp);
@@ -59,10 +63,13 @@ async function stageAll(
   return staged;
 }
 
-/** Puts one staged file in place, keeping the file it replaces as a backup until all are in place. */
+/**
+ * Puts one staged file in place (or, without one, removes the target), keeping the file it replaces
+ * as a backup until all are in place.
+ */
 async function commit(
   target: string,
-  temp: string,
+  temp: string | undefined,
   fs: ApplyFileSystem,
   journal: Journal,
   suffix: string,
@@ -73,6 +80,7 @@ async function commit(
     await fs.rename(target, backup);
   }
   journal.committed.push({ target, backup });
+  if (temp === undefined) return;
   await fs.rename(temp, target);
   journal.tempFiles.splice(journal.tempFiles.indexOf(temp), 1);
 }

@@ -2,7 +2,7 @@
  * What a scaffold does to one file. A plan is a list of these: applying it writes the files,
  * `--dry-run` prints it, and tests read it.
  */
-export type ChangeAction = 'create' | 'overwrite' | 'insert' | 'unchanged' | 'kept' | 'manual';
+export type ChangeAction = 'create' | 'overwrite' | 'insert' | 'delete' | 'unchanged' | 'kept' | 'manual';
 
 export interface Change {
   readonly action: ChangeAction;
@@ -16,15 +16,14 @@ export interface Change {
   readonly note?: string;
 }
 
-/** A file to write, relative to the project root. */
-export interface FileWrite {
-  readonly path: string;
-  readonly content: string;
-}
+/** A file to write, or to remove, relative to the project root. */
+export type FileWrite =
+  { readonly path: string; readonly content: string } | { readonly path: string; readonly removed: true };
 
-/** The files a plan writes, in plan order. */
+/** The files a plan writes and removes, in plan order. */
 export function fileWrites(changes: readonly Change[]): FileWrite[] {
   return changes.flatMap((change): FileWrite[] => {
+    if (change.action === 'delete') return [{ path: change.path, removed: true }];
     if (change.content === undefined) return [];
     return [{ path: change.beside ?? change.path, content: change.content }];
   });

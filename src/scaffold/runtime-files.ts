@@ -20,9 +20,15 @@ export async function stageRuntime(
     '// `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.',
     '',
   ].join('\n');
+  const rendered = new Set<string>();
   for (const file of await runtimeSourceFiles(sourceDir)) {
     const content = await readFile(join(sourceDir, file), 'utf8');
+    rendered.add(`${PROJECT_RUNTIME_DIR}/${file}`);
     await tree.generate(`${PROJECT_RUNTIME_DIR}/${file}`, header + content);
+  }
+  // A file an older runtime had and this one does not would still be compiled, and could break.
+  for (const stale of tree.generatedPaths(`${PROJECT_RUNTIME_DIR}/`)) {
+    if (!rendered.has(stale)) await tree.remove(stale);
   }
 }
 

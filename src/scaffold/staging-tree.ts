@@ -29,6 +29,7 @@ export class StagingTree {
   readonly #state: GeneratedState;
   readonly #initialState: string;
   readonly #staged = new Map<string, string>();
+  readonly #removed = new Set<string>();
   readonly #changes = new Map<string, Change>();
   readonly #conflicts: string[] = [];
   /** Insertions the user must make by hand (the marker was removed); listed after the writes. */
@@ -49,7 +50,13 @@ export class StagingTree {
 
   /** The file's text as the plan leaves it, or undefined when it does not exist. */
   async read(path: string): Promise<string | undefined> {
+    if (this.#removed.has(path)) return undefined;
     return this.#staged.get(path) ?? (await readIfExists(join(this.root, path)));
+  }
+
+  /** The files tsoperator generated (by its records) whose path starts with `prefix`. */
+  generatedPaths(prefix: string): string[] {
+    return [...this.#state.keys()].filter((path) => path.startsWith(prefix));
   }
 
   /** Writes a file tsoperator owns: created, left as is, regenerated under --force, or kept. */
@@ -86,6 +93,29 @@ export class StagingTree {
   async generateIfMissing(path: string, content: string): Promise<void> {
     if ((await this.read(path)) === undefined) return this.#write('create', path, content);
     this.#record({ action: 'unchanged', path });
+  }
+
+  /**
+   * Removes a file tsoperator generated and no longer does; one the user changed is kept, with a
+   * note.
+   */
+  async remove(path: string): Promise<void> {
+    const current = await this.read(path);
+    if (current === undefined) {
+      this.#state.delete(path);
+      return;
+    }
+    if (this.#state.get(path) !== contentHash(current)) {
+      this.#record({
+        action: 'kept',
+        path,
+        note: 'tsoperator no longer generates it; kept because you changed it',
+      });
+      return;
+    }
+    this.#state.delete(path);
+    this.#removed.add(path);
+    this.#record({ action: 'delete', path });
   }
 
   /** Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once. */
@@ -136,6 +166,7 @@ export class StagingTree {
   }
 
   #stage(path: string, content: string, trackHash: boolean): void {
+    this.#removed.delete(path);
     this.#staged.set(path, content);
     if (trackHash) this.#state.set(path, contentHash(content));
   }

@@ -10,6 +10,7 @@ import { nodeFileSystem, type ApplyFileSystem } from '../../../src/scaffold/file
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 
 const WRITES: readonly FileWrite[] = [
+  { path: 'sub/kept.txt', removed: true },
   { path: 'existing.txt', content: 'new existing\n' },
   { path: 'new.txt', content: 'new\n' },
   { path: 'deep/er/file.txt', content: 'deep\n' },
@@ -39,14 +40,14 @@ function failingFileSystem(operation: 'writeFile' | 'rename' | 'mkdir', failAt: 
   return { ...nodeFileSystem, [operation]: failing[operation] };
 }
 
-test('writes every file, replacing and creating, and leaves no temporary files', async () => {
+test('writes every file, replacing, creating and removing, and leaves no temporary files', async () => {
   const dir = await seededFolder();
   try {
     await applyWrites(dir, WRITES);
     const after = await snapshotFolder(dir);
     assert.equal(after.get('existing.txt'), 'new existing\n');
     assert.equal(after.get('deep/er/file.txt'), 'deep\n');
-    assert.equal(after.get('sub/kept.txt'), 'kept\n');
+    assert.equal(after.has('sub/kept.txt'), false);
     assert.deepEqual(
       [...after.keys()].filter((p) => p.includes('tsoperator-')),
       [],
@@ -59,9 +60,10 @@ test('writes every file, replacing and creating, and leaves no temporary files',
 const FAILURES: readonly { operation: 'writeFile' | 'rename' | 'mkdir'; failAt: number; what: string }[] = [
   { operation: 'mkdir', failAt: 2, what: 'creating the second new folder' },
   { operation: 'writeFile', failAt: 3, what: 'writing the third temporary file' },
-  // Renames: 1 backs up existing.txt, 2 puts it in place, 3 and 4 put new files in place.
-  { operation: 'rename', failAt: 2, what: 'renaming the first file into place, after its backup' },
-  { operation: 'rename', failAt: 4, what: 'renaming the third file into place' },
+  // Renames: 1 moves the removed file aside, 2 backs up existing.txt, 3 puts it in place, 4 and 5 put
+  // new files in place.
+  { operation: 'rename', failAt: 3, what: 'renaming the first file into place, after its backup' },
+  { operation: 'rename', failAt: 5, what: 'renaming the third file into place' },
 ];
 
 for (const { operation, failAt, what } of FAILURES) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { check, resolveConfig } from 'prettier';
@@ -167,6 +167,38 @@ test('init --force regenerates the runtime but keeps what create api registered'
     assert.match(files.get('config/crd/kustomization.yaml') ?? '', /demo\.example\.org_webapps\.yaml/);
     assert.match(files.get('config/rbac/role.yaml') ?? '', /- webapps/);
     assert.equal(parseProjectFile(files.get('PROJECT') ?? '').resources.length, 1);
+  });
+});
+
+test('init --force removes a runtime file the runtime no longer has, unless the user changed it', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    // As an older tsoperator would have left them: two runtime files this one does not render.
+    const state = JSON.parse(await readFile(join(dir, GENERATED_STATE_FILE), 'utf8')) as {
+      files: Record<string, string>;
+    };
+    for (const [file, content] of [
+      ['old/gone.ts', '// gone\n'],
+      ['old/edited.ts', '// generated\n'],
+    ] as const) {
+      await mkdir(join(dir, 'src/runtime/old'), { recursive: true });
+      await writeFile(join(dir, 'src/runtime', file), content);
+      state.files[`src/runtime/${file}`] = contentHash(content);
+    }
+    await writeFile(join(dir, GENERATED_STATE_FILE), JSON.stringify(state));
+    await writeFile(join(dir, 'src/runtime/old/edited.ts'), '// generated, then edited\n');
+
+    const changes = await initProject(dir, { force: true });
+
+    const acted = changes.filter((c) => c.action !== 'unchanged').map((c) => `${c.action} ${c.path}`);
+    assert.deepEqual(acted, [
+      'delete src/runtime/old/gone.ts',
+      'kept src/runtime/old/edited.ts',
+      `overwrite ${GENERATED_STATE_FILE}`,
+    ]);
+    const files = await snapshotFolder(dir);
+    assert.equal(files.has('src/runtime/old/gone.ts'), false);
+    assert.equal(files.get('src/runtime/old/edited.ts'), '// generated, then edited\n');
   });
 });
 
