@@ -92,7 +92,7 @@ async function stageController(
     'imports',
     `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`,
   );
-  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client).setup(mgr);`);
+  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`);
 }
 
 async function render(

@@ -49,7 +49,7 @@ describe('create api in a single-group project', () => {
     );
     assert.match(
       files.get('src/main.ts') ?? '',
-      /new WebAppReconciler\(mgr\.client\)\.setup\(mgr\);\n\/\/ \+tsoperator:scaffold:controllers/,
+      /new WebAppReconciler\(mgr\.client, mgr\.events\)\.setup\(mgr\);\n\/\/ \+tsoperator:scaffold:controllers/,
     );
     assert.match(
       files.get('config/crd/kustomization.yaml') ?? '',
