@@ -1,8 +1,16 @@
+import type { RequestCounts } from './api-server-requests.ts';
 import type { ContenderRun } from './run-contender.ts';
 
 function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Requests whose `VERB resource code` key matches. */
+function served(requests: RequestCounts, match: RegExp): number {
+  let n = 0;
+  for (const [key, count] of requests) if (match.test(key)) n += count;
+  return n;
 }
 
 interface Row {
@@ -11,6 +19,8 @@ interface Row {
   readonly firstWriteSeconds: number;
   readonly peakRssMiB: number;
   readonly cpuSeconds: number;
+  readonly writes: number;
+  readonly conflicts: number;
 }
 
 function rowOf(name: string, runs: readonly ContenderRun[]): Row {
@@ -21,6 +31,8 @@ function rowOf(name: string, runs: readonly ContenderRun[]): Row {
     firstWriteSeconds: median(mine.map((r) => r.firstWriteSeconds)),
     peakRssMiB: Math.max(...mine.map((r) => r.peakRssBytes)) / 2 ** 20,
     cpuSeconds: median(mine.map((r) => r.cpuSeconds)),
+    writes: median(mine.map((r) => served(r.requests, /^(POST|PUT|PATCH|DELETE) .* 2\d\d$/))),
+    conflicts: median(mine.map((r) => served(r.requests, / 409$/))),
   };
 }
 
@@ -29,7 +41,8 @@ function ratio(a: Row | undefined, b: Row | undefined): string {
 }
 
 /**
- * The medians of every contender (peak RSS: the largest seen), then the ratios the goal is about:
+ * The medians of every contender (peak RSS: the largest seen; writes and conflicts as the API
+ * server counted them), then the ratios the goal is about:
  * tsoperator against controller-runtime and against the faster raw loop.
  */
 export function resultsTable(runs: readonly ContenderRun[], webApps: number): string {
@@ -37,12 +50,12 @@ export function resultsTable(runs: readonly ContenderRun[], webApps: number): st
   const find = (name: string): Row | undefined => rows.find((r) => r.name === name);
   const raw = rows.filter((r) => r.name.startsWith('raw-loop')).sort((a, b) => a.seconds - b.seconds)[0];
   const lines = [
-    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | peak RSS |`,
-    '| --- | --- | --- | --- | --- | --- |',
+    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | peak RSS | writes | conflicts |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
         `| ${r.name} | ${r.seconds.toFixed(2)} s | ${r.firstWriteSeconds.toFixed(2)} s | ` +
-        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB |`,
+        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.writes} | ${r.conflicts} |`,
     ),
     '',
     `tsoperator / controller-runtime: ${ratio(find('tsoperator'), find('controller-runtime'))}; ` +

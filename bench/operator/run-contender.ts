@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { apiServerRequests, requestsBetween, type RequestCounts } from './api-server-requests.ts';
 import { peakRss } from '../support/peak-rss.ts';
 import { processCpuSeconds } from '../support/process-cpu.ts';
 import type { Contender } from './contender.ts';
@@ -17,6 +18,8 @@ export interface ContenderRun {
   /** Peak resident set of its process (sampled every 100 ms for a process that exits by itself). */
   readonly peakRssBytes: number;
   readonly cpuSeconds: number;
+  /** What the API server served for WebApps, Deployments and Services while it ran. */
+  readonly requests: RequestCounts;
 }
 
 /** Where a contender finds the API server. */
@@ -41,6 +44,7 @@ export async function runContender(
 ): Promise<ContenderRun> {
   const watching = new AbortController();
   const { converged } = await watchConvergence(cluster.kubeConfig, namespace, expected, watching.signal);
+  const before = await apiServerRequests(cluster.kubeConfig);
   const start = performance.now();
   const child = spawn(contender.command, contender.args(namespace), {
     env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
@@ -68,6 +72,7 @@ export async function runContender(
       firstWriteSeconds: (done.firstChildAt - start) / 1000,
       peakRssBytes: sample.rss,
       cpuSeconds: sample.cpu,
+      requests: requestsBetween(before, await apiServerRequests(cluster.kubeConfig)),
     };
   } finally {
     clearInterval(sampler);

@@ -20,7 +20,12 @@ func rawWriteLoop(ctx context.Context, c client.Client, scheme *runtime.Scheme, 
 	if err := c.List(ctx, &apps, client.InNamespace(namespace)); err != nil {
 		return err
 	}
-	next := make(chan *WebApp)
+	// Filled before the workers start, so a worker that stops on an error blocks no one.
+	next := make(chan *WebApp, len(apps.Items))
+	for i := range apps.Items {
+		next <- &apps.Items[i]
+	}
+	close(next)
 	errs := make(chan error, concurrency)
 	var wg sync.WaitGroup
 	for range concurrency {
@@ -33,10 +38,6 @@ func rawWriteLoop(ctx context.Context, c client.Client, scheme *runtime.Scheme, 
 			}
 		})
 	}
-	for i := range apps.Items {
-		next <- &apps.Items[i]
-	}
-	close(next)
 	wg.Wait()
 	close(errs)
 	return <-errs
