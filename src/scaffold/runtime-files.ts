@@ -33,7 +33,7 @@ export async function stageRuntime(
 }
 
 /** The runtime's `.ts` files (not its tests or declaration files), relative, sorted. */
-async function runtimeSourceFiles(sourceDir: string): Promise<string[]> {
+export async function runtimeSourceFiles(sourceDir: string): Promise<string[]> {
   const entries = await readdir(sourceDir, { recursive: true, withFileTypes: true });
   return entries
     .filter(

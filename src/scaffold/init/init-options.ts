@@ -28,6 +28,8 @@ export interface InitTemplateData {
   readonly tsoperatorVersion: string;
   /** `name → version range` for the generated package.json, from tsoperator's own. */
   readonly versions: Readonly<Record<string, string>>;
+  /** `name → version range` of the packages the rendered runtime imports. */
+  readonly dependencies: Readonly<Record<string, string>>;
   /** A stable, project-unique leader election lease name, as Kubebuilder derives it. */
   readonly leaderElectionId: string;
 }

@@ -11,6 +11,7 @@ import { licenseHeader } from '../license-header.ts';
 import { runtimeSourceDir, templatesDir } from '../package-paths.ts';
 import { packageVersions } from '../package-versions.ts';
 import { listTemplates, renderTemplate, renderedPath } from '../render-template.ts';
+import { runtimeDependencies } from '../runtime-dependencies.ts';
 import { stageRuntime } from '../runtime-files.ts';
 import { StagingTree } from '../staging-tree.ts';
 import type { InitOptions, InitTemplateData } from './init-options.ts';
@@ -88,6 +89,7 @@ function projectConfig(
 }
 
 async function templateData(options: InitOptions, version: string): Promise<InitTemplateData> {
+  const versions = await packageVersions();
   const hash = createHash('sha256').update(`${options.projectName}.${options.domain}`).digest('hex');
   return {
     projectName: options.projectName,
@@ -97,7 +99,8 @@ async function templateData(options: InitOptions, version: string): Promise<Init
     namespaced: options.namespaced,
     licenseHeader: licenseHeader(options),
     tsoperatorVersion: version,
-    versions: await packageVersions(),
+    versions,
+    dependencies: await runtimeDependencies(runtimeSourceDir(), versions),
     leaderElectionId: `${hash.slice(0, 8)}.${options.domain}`,
   };
 }
