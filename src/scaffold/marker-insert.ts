@@ -7,8 +7,9 @@ export type MarkerInsertResult =
 /**
  * Inserts `snippet` on its own lines just above the line carrying `+tsoperator:scaffold:<marker>`
  * (a `//` comment in TypeScript, a `#` comment in YAML), indented as that line is (the snippet's own
- * relative indentation is kept). A snippet already
- * in the text is not added again, which makes re-runs idempotent.
+ * relative indentation is kept). A snippet already in the text is not added again, nor is it when
+ * a line starts with `presentWhen` (the same registration, written by another version): re-runs
+ * are idempotent.
  *
  * @example
  * ```ts
@@ -16,13 +17,21 @@ export type MarkerInsertResult =
  * // { kind: 'inserted', text: '  register(a);\n  // +tsoperator:scaffold:controllers\n' }
  * ```
  */
-export function insertAtMarker(text: string, marker: string, snippet: string): MarkerInsertResult {
+export function insertAtMarker(
+  text: string,
+  marker: string,
+  snippet: string,
+  presentWhen?: string,
+): MarkerInsertResult {
   const lines = text.split('\n');
   const markerIndex = lines.findIndex((line) => isMarkerLine(line, marker));
   if (markerIndex < 0) return { kind: 'no-marker' };
   const snippetLines = snippet.split('\n');
   const trimmed = (all: readonly string[]): string[] => all.map((line) => line.trim());
   if (containsLines(trimmed(lines), trimmed(snippetLines))) return { kind: 'present' };
+  if (presentWhen !== undefined && lines.some((line) => line.trim().startsWith(presentWhen))) {
+    return { kind: 'present' };
+  }
   const indent = /^\s*/.exec(lines[markerIndex] ?? '')?.[0] ?? '';
   const added = snippetLines.map((line) => (line === '' ? '' : `${indent}${line}`));
   lines.splice(markerIndex, 0, ...added);

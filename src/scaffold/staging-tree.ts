@@ -118,11 +118,16 @@ export class StagingTree {
     this.#record({ action: 'delete', path });
   }
 
-  /** Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once. */
-  async insert(path: string, marker: string, snippet: string): Promise<void> {
+  /**
+   * Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once (see
+   * insertAtMarker for `presentWhen`).
+   */
+  async insert(path: string, marker: string, snippet: string, presentWhen?: string): Promise<void> {
     const current = await this.read(path);
     const result =
-      current === undefined ? { kind: 'no-file' as const } : insertAtMarker(current, marker, snippet);
+      current === undefined
+        ? { kind: 'no-file' as const }
+        : insertAtMarker(current, marker, snippet, presentWhen);
     if (result.kind === 'present') return this.#record({ action: 'unchanged', path });
     if (result.kind !== 'inserted') {
       const where =

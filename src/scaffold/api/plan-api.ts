@@ -87,12 +87,11 @@ async function stageController(
   const { kind } = data(MAIN_FILE);
   await render(tree, 'controller.ts', paths.controller, data);
   await render(tree, 'controller.test.ts', paths.controllerTest, data);
-  await tree.insert(
-    MAIN_FILE,
-    'imports',
-    `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`,
-  );
-  await tree.insert(MAIN_FILE, 'controllers', `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`);
+  const importLine = `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`;
+  await tree.insert(MAIN_FILE, 'imports', importLine);
+  // A registration written by an older tsoperator, in another form, is still the registration.
+  const registration = `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`;
+  await tree.insert(MAIN_FILE, 'controllers', registration, `new ${kind}Reconciler(`);
 }
 
 async function render(

@@ -27,3 +27,12 @@ test('reports a missing marker, and does not take another marker for it', () => 
   const text = '// +tsoperator:scaffold:imports\n// +tsoperator:scaffold:controllers-extra\n';
   assert.deepEqual(insertAtMarker(text, 'controllers', 'b();'), { kind: 'no-marker' });
 });
+
+test('does not insert when a line starts with presentWhen: the registration in an older form', () => {
+  const text = 'new WebAppReconciler(mgr.client).setup(mgr);\n// +tsoperator:scaffold:controllers\n';
+  const snippet = 'new WebAppReconciler(mgr.client, mgr.events).setup(mgr);';
+  assert.deepEqual(insertAtMarker(text, 'controllers', snippet, 'new WebAppReconciler('), {
+    kind: 'present',
+  });
+  assert.equal(insertAtMarker(text, 'controllers', snippet, 'new CacheReconciler(').kind, 'inserted');
+});
