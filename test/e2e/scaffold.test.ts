@@ -37,7 +37,8 @@ describe('a scaffolded project builds, lints and tests green', () => {
     root = await mkdtemp(join(tmpdir(), 'tsoperator-e2e-'));
     project = join(root, 'webapp-operator');
     await mkdir(project);
-    await run('npm', ['run', 'build'], repoRoot);
+    // Packs the built CLI (`npm run build` first, as for every test of the bin): building here would
+    // rewrite dist/ under the CLI tests running beside this one.
     await run('npm', ['pack', '--silent', '--pack-destination', root], repoRoot);
   });
   after(() => rm(root, { recursive: true, force: true }));
