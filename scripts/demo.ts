@@ -1,22 +1,133 @@
-// The main job a newcomer runs with `./dev demo`: show the CLI, then find (or build) the control
-// plane binaries and start a real control plane from them. It grows with the product into the whole
-// story: init, create api, manifests, run, create a WebApp, show what the operator made.
-import { execFileSync } from 'node:child_process';
+// `./dev demo`: the whole story a newcomer should see. It scaffolds a WebApp operator in a temp
+// folder, generates its manifests, installs it with tsoperator packed from this checkout, starts a
+// local control plane (etcd, kube-apiserver, kube-controller-manager), runs the operator against
+// it with `npm start`, creates a WebApp from the generated sample and shows what the operator made.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
 import { startEnvironment } from '../src/envtest/index.ts';
 
-const cli = (args: string[]): string =>
-  execFileSync(process.execPath, ['bin/tsoperator.js', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+const repo = join(import.meta.dirname, '..');
+const root = await mkdtemp(join(tmpdir(), 'tsoperator-demo-'));
+const project = join(root, 'webapp-operator');
 
-console.log(cli(['--help']));
-const assets = cli(['envtest', 'use']).trim();
-console.log(`control-plane binaries: ${assets}`);
-await using env = await startEnvironment({ binaryAssetsDir: assets });
-console.log(`kube-apiserver ready at ${env.server}; kubeconfig ${env.kubeconfigPath}`);
-console.log(
-  execFileSync(`${assets}/kubectl`, ['--kubeconfig', env.kubeconfigPath, 'get', 'namespaces'], {
-    encoding: 'utf8',
-  }),
-);
+function step(title: string): void {
+  process.stdout.write(`\n\x1b[1m==> ${title}\x1b[0m\n`);
+}
+
+/** Runs a command with its output shown, as a user would see it in a terminal. */
+async function show(
+  file: string,
+  args: readonly string[],
+  cwd = project,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  process.stdout.write(`$ ${[file === process.execPath ? 'node' : file, ...args].join(' ')}\n`);
+  await execa(file, args, { cwd, stdio: 'inherit', env });
+}
+
+const tsoperator = (args: readonly string[]): Promise<void> =>
+  show(process.execPath, [join(repo, 'bin', 'tsoperator.js'), ...args]);
+
+try {
+  step('tsoperator init');
+  await execa('mkdir', ['-p', project]);
+  await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+
+  step('tsoperator create api: a WebApp kind whose controller runs nginx behind a Service');
+  await tsoperator([
+    'create',
+    'api',
+    '--group',
+    'demo',
+    '--version',
+    'v1',
+    '--kind',
+    'WebApp',
+    '--image',
+    'nginx:1.27',
+    '--port',
+    '80',
+  ]);
+
+  step('npm install (tsoperator packed from this checkout)');
+  await execa('npm', ['pack', '--silent', '--pack-destination', root], { cwd: repo });
+  const tarball = (await readdir(root)).find((n) => n.startsWith('tsoperator-') && n.endsWith('.tgz')) ?? '';
+  await show('npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    '--save-dev',
+    join(root, tarball),
+  ]);
+
+  step('tsoperator manifests: CRD and RBAC from the types and markers');
+  await show('npx', ['tsoperator', 'manifests']);
+  await show('ls', ['config/crd/bases', 'config/rbac']);
+
+  step('a local control plane: etcd, kube-apiserver and kube-controller-manager');
+  await using env = await startEnvironment({
+    controllerManager: true,
+    crdPaths: [join(project, 'config', 'crd', 'bases')],
+  });
+  const kubectl = (args: readonly string[]): Promise<void> =>
+    show(join(env.binDir, 'kubectl'), ['--kubeconfig', env.kubeconfigPath, ...args]);
+  process.stdout.write(`kube-apiserver at ${env.server}\n`);
+
+  step('npm start: the operator, against that control plane');
+  const operator: ResultPromise = execa(
+    'npm',
+    ['start', '--', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+    {
+      cwd: project,
+      env: { KUBECONFIG: env.kubeconfigPath },
+      stdout: 'ignore',
+      stderr: 'ignore',
+      reject: false,
+    },
+  );
+
+  step('kubectl apply the generated sample WebApp');
+  const samples = (await readdir(join(project, 'config', 'samples'))).filter(
+    (n) => n.endsWith('.yaml') && n !== 'kustomization.yaml',
+  );
+  for (const sample of samples) await kubectl(['apply', '-f', join('config', 'samples', sample)]);
+
+  step('what the operator made');
+  await waitFor(
+    () =>
+      execa(join(env.binDir, 'kubectl'), [
+        '--kubeconfig',
+        env.kubeconfigPath,
+        'get',
+        'deployments',
+        '-o',
+        'name',
+      ]),
+    (out) => out.trim().length > 0,
+  );
+  await kubectl(['get', 'webapps,deployments,replicasets,services', '-o', 'wide']);
+  await kubectl(['get', 'webapps', '-o', 'yaml']);
+
+  step('stop: SIGTERM drains the operator');
+  operator.kill('SIGTERM');
+  const result = await operator;
+  process.stdout.write(`operator exited with code ${String(result.exitCode)}\n`);
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
+
+/** Polls a command until its output passes `ok` (60 s at most): the operator works asynchronously. */
+async function waitFor(
+  command: () => Promise<{ stdout: string }>,
+  ok: (out: string) => boolean,
+): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (ok((await command()).stdout)) return;
+    await sleep(100);
+  }
+  throw new Error('the operator did not create a Deployment within 60 s');
+}
