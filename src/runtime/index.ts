@@ -183,3 +183,13 @@ export { type EventRecorderOptions } from './events/event-recorder-options.ts';
 /** Finalizers: `finalize(client, obj, name, { apply, cleanup })`, and add / remove / contains on objects. */
 export { finalize, type FinalizerSteps } from './finalizer/finalize.ts';
 export { addFinalizer, removeFinalizer, containsFinalizer, isBeingDeleted } from './finalizer/finalizers.ts';
+
+/** Webhooks: the manager's `webhookServer` serves defaulters, validators and conversions. */
+export { WebhookServer, type WebhookClientConfig } from './webhook/webhook-server.ts';
+export { type WebhookServerOptions } from './webhook/webhook-server-options.ts';
+export { type CustomDefaulter } from './webhook/defaulter.ts';
+export { type CustomValidator, type Warnings } from './webhook/validator.ts';
+export { ValidationError, type FieldError, type FieldErrorType } from './webhook/validation-error.ts';
+export { type SpokeConversion, type SpokeConversions, ConversionError } from './webhook/conversion.ts';
+export { type AdmissionRequest } from './webhook/admission-review.ts';
+export { pointAtWebhookServer, type WebhookTarget } from './webhook/local-webhook-configuration.ts';
