@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
+import { connectionCloser } from './connection-closer.ts';
 
 /** Answers one request. A rejection is answered with 500. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -24,7 +25,7 @@ export interface RunningServer {
 /** Starts a plain HTTP server for `handler`; resolves once it listens. */
 export function startHttpServer(handler: RequestHandler, options: ListenOptions): Promise<RunningServer> {
   const server = createServer(answerWith(handler));
-  return listen(server, options, 'http', () => server.closeIdleConnections());
+  return listen(server, options, 'http', connectionCloser(server));
 }
 
 /** A request listener that runs `handler` and answers 500 when it rejects. */

@@ -8,6 +8,7 @@ import { createServer } from 'node:https';
 import type { SecureContextOptions } from 'node:tls';
 import type { CertKeyPair } from '../tls/certificate-authority.ts';
 import type { CertificateSource } from '../tls/certificate-source.ts';
+import { connectionCloser } from './connection-closer.ts';
 import {
   answerWith,
   listen,
@@ -64,7 +65,7 @@ async function startHttp1(handler: RequestHandler, options: SecureServerOptions)
     answerWith(handler),
   );
   options.certificate.onChange((pair) => server.setSecureContext(tlsOptions(pair)));
-  return listen(server, options, 'https', () => server.closeIdleConnections());
+  return listen(server, options, 'https', connectionCloser(server));
 }
 
 async function startHttp2(handler: RequestHandler, options: SecureServerOptions): Promise<RunningServer> {
