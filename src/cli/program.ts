@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { tsoperatorVersion } from '../version.ts';
+import { registerBuildDeployCommands } from './build-deploy.ts';
 import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
 import { registerCreateCommand } from './create-api.ts';
+import { registerCreateWebhookCommand } from './create-webhook.ts';
 import { registerManifestsCommand } from './manifests.ts';
 
 /**
@@ -22,6 +24,8 @@ export function createProgram(): Command {
   registerEnvtestCommand(program);
   registerInitCommand(program);
   registerCreateCommand(program);
+  registerCreateWebhookCommand(program);
   registerManifestsCommand(program);
+  registerBuildDeployCommands(program);
   return program;
 }

@@ -1,0 +1,66 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { execa, ExecaError } from 'execa';
+import { dump } from 'js-yaml';
+import { TsoperatorError } from '../errors.ts';
+import type { ImageReference } from './image-reference.ts';
+
+/** The placeholder image config/manager's Deployment runs, as in Kubebuilder projects. */
+export const PLACEHOLDER_IMAGE = 'controller';
+
+export interface KustomizeBuildOptions {
+  /** The project's root folder. */
+  readonly dir: string;
+  /** The manager's image, replacing the placeholder `controller`. */
+  readonly image: ImageReference;
+  /** The kubectl whose built-in kustomize builds config/default. Default: 'kubectl'. */
+  readonly kubectl?: string;
+}
+
+/**
+ * Builds the project's config/default with the manager's image set, as `kustomize edit set image`
+ * then `kustomize build` do, but without editing config/manager: the image goes into an overlay in
+ * a temporary folder. kustomize refuses absolute paths to bases, hence the relative one.
+ *
+ * @example
+ * ```ts
+ * const yaml = await kustomizeBuild({ dir: '.', image: { name: 'ghcr.io/acme/op', tag: 'v1' } });
+ * ```
+ */
+export async function kustomizeBuild(options: KustomizeBuildOptions): Promise<string> {
+  const overlay = await mkdtemp(join(tmpdir(), 'tsoperator-kustomize-'));
+  try {
+    const kustomization = {
+      resources: [relative(overlay, join(options.dir, 'config', 'default'))],
+      images: [imageEntry(options.image)],
+    };
+    await writeFile(join(overlay, 'kustomization.yaml'), dump(kustomization));
+    return await runKustomize(options.kubectl ?? 'kubectl', overlay);
+  } finally {
+    await rm(overlay, { recursive: true, force: true });
+  }
+}
+
+function imageEntry(image: ImageReference): Record<string, string> {
+  return {
+    name: PLACEHOLDER_IMAGE,
+    newName: image.name,
+    ...(image.tag === undefined ? {} : { newTag: image.tag }),
+    ...(image.digest === undefined ? {} : { digest: image.digest }),
+  };
+}
+
+async function runKustomize(kubectl: string, overlay: string): Promise<string> {
+  try {
+    return (await execa(kubectl, ['kustomize', overlay])).stdout + '\n';
+  } catch (err) {
+    if (err instanceof ExecaError && err.code === 'ENOENT') {
+      throw new TsoperatorError(
+        `${kubectl} was not found: install kubectl (its built-in kustomize builds config/), or name one with --kubectl`,
+      );
+    }
+    const detail = err instanceof ExecaError ? err.stderr : String(err);
+    throw new TsoperatorError(`kustomize could not build config/default:\n${detail}`, { cause: err });
+  }
+}
