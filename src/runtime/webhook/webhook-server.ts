@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import type { RunningServer } from '../server/http-server.ts';
-import { CertificateAuthority, type CertKeyPair } from '../tls/certificate-authority.ts';
+import { startSecureServer } from '../server/secure-server.ts';
+import { CertificateAuthority } from '../tls/certificate-authority.ts';
+import { fixedCertificate, type CertificateSource } from '../tls/certificate-source.ts';
+import { CertificateWatcher } from '../tls/certificate-watcher.ts';
 import { admissionReviewResponse, parseAdmissionReview } from './admission-review.ts';
-import { CertificateWatcher } from './certificate-watcher.ts';
 import { convertReview } from './conversion-handler.ts';
 import { conversionReviewResponse, parseConversionReview } from './conversion-review.ts';
 import { HubConverter, type SpokeConversion, type SpokeConversions } from './conversion.ts';
@@ -49,8 +49,7 @@ export class WebhookServer {
   readonly #metrics: WebhookMetrics;
   readonly #admission = new Map<string, AdmissionHandler>();
   readonly #converters = new Map<string, HubConverter>();
-  #server: Server | undefined;
-  #watcher: CertificateWatcher | undefined;
+  #server: RunningServer | undefined;
   #caBundle: string | undefined;
   #url: string | undefined;
 
@@ -121,49 +120,32 @@ export class WebhookServer {
   /** Listens with the certificate of `certDir`, or a generated one; resolves once it listens. */
   async start(): Promise<RunningServer> {
     if (this.#server) throw new Error('the webhook server has already started');
-    const server = createServer(await this.#servingPair(), (req, res) => void this.#serve(req, res));
-    this.#server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.#options.port, this.#options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
+    const { port, host, logger } = this.#options;
+    const certificate = await this.#certificate();
+    this.#server = await startSecureServer((req, res) => this.#serve(req, res), {
+      port,
+      ...(host === undefined ? {} : { host }),
+      certificate,
     });
-    const { port } = server.address() as AddressInfo;
-    this.#url = `https://${dialHost(this.#options.host)}:${port}`;
-    this.#options.logger.info('serving webhooks', { url: this.#url, paths: this.#paths() });
-    return { url: this.#url, port, close: () => this.close() };
+    this.#url = `https://${dialHost(host)}:${this.#server.port}`;
+    logger.info('serving webhooks', { url: this.#url, paths: this.#paths() });
+    return { url: this.#url, port: this.#server.port, close: () => this.close() };
   }
 
   /** Stops accepting connections and the certificate watch; resolves once the server is closed. */
   async close(): Promise<void> {
-    this.#watcher?.close();
-    const server = this.#server;
-    if (!server?.listening) return;
-    await new Promise<void>((resolve, reject) => {
-      server.close((err) => (err ? reject(err) : resolve()));
-      server.closeIdleConnections();
-    });
+    await this.#server?.close();
   }
 
-  async #servingPair(): Promise<CertKeyPair> {
+  async #certificate(): Promise<CertificateSource> {
     const { certDir, certName, keyName, certPollInterval, logger, localHosts } = this.#options;
-    if (!certDir) {
-      const ca = CertificateAuthority.create('tsoperator-webhook-local-ca');
-      this.#caBundle = ca.cert;
-      return ca.issue({ commonName: 'tsoperator-webhook', usage: 'server', hosts: localHosts });
-    }
-    this.#watcher = await CertificateWatcher.start({
-      dir: certDir,
-      certName,
-      keyName,
-      pollInterval: certPollInterval,
-      logger,
-      // New connections are served with the new pair; open ones keep theirs.
-      onChange: (pair) => this.#server?.setSecureContext(pair),
-    });
-    return this.#watcher.current;
+    if (certDir)
+      return CertificateWatcher.start(certDir, { certName, keyName, pollInterval: certPollInterval, logger });
+    const ca = CertificateAuthority.create('tsoperator-webhook-local-ca');
+    this.#caBundle = ca.cert;
+    return fixedCertificate(
+      ca.issue({ commonName: 'tsoperator-webhook', usage: 'server', hosts: localHosts }),
+    );
   }
 
   #paths(): string[] {
