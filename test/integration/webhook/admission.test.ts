@@ -17,7 +17,8 @@ import { eventually } from '../../support/eventually.ts';
 import { runInBackground, testManager } from '../controller/support.ts';
 import {
   DEFAULT_IMAGE,
-  installPointingAt,
+  installCrdPointingAt,
+  installWebhooksPointingAt,
   webAppDefaulter,
   WebAppKind,
   webAppV2Conversion,
@@ -62,7 +63,8 @@ describe('admission webhooks of the manager, called by the real API server over 
     mgr.controller(WebAppKind).complete({ reconcile: async () => ({}) });
     run = runInBackground(mgr);
     await eventually(async () => mgr.webhookServer.url, 'the manager to start its webhook server');
-    await installPointingAt(env, mgr.webhookServer);
+    await installCrdPointingAt(env, mgr.webhookServer);
+    await installWebhooksPointingAt(env, mgr.webhookServer);
     // The API server picks new webhook configurations up asynchronously: probe with dry runs.
     await eventually(async () => {
       const probe = await client.create(webApp('probe', {}), { dryRun: true });

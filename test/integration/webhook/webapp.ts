@@ -122,22 +122,27 @@ function defined<T extends object>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
-/**
- * Installs the CRD and the webhook configurations of testdata as generated, pointed at `target`:
- * what a project's envtest suite and `npm start` do with `pointAtWebhookServer`.
- */
-export async function installPointingAt(env: Environment, target: WebhookTarget): Promise<void> {
-  const [crd] = (loadAll(await readFile(webappsCrd, 'utf8')) as KubernetesObject[]).map((m) =>
-    pointAtWebhookServer(m, target),
-  );
+/** Reads the manifests of a testdata YAML file pointed at `target`, as `npm start` and envtest suites do. */
+async function manifestsPointingAt(path: string, target: WebhookTarget): Promise<KubernetesObject[]> {
+  const manifests = loadAll(await readFile(path, 'utf8')) as KubernetesObject[];
+  return manifests.map((m) => pointAtWebhookServer(m, target));
+}
+
+/** Installs the WebApp CRD with its conversion webhook pointed at `target`. */
+export async function installCrdPointingAt(env: Environment, target: WebhookTarget): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'webhook-crd-'));
   try {
-    await writeFile(join(dir, 'webapps.json'), JSON.stringify(crd));
+    // JSON documents are YAML documents.
+    const documents = (await manifestsPointingAt(webappsCrd, target)).map((m) => JSON.stringify(m));
+    await writeFile(join(dir, 'webapps.yaml'), documents.join('\n---\n'));
     await env.installCrds([dir]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Creates the generated mutating and validating webhook configurations pointed at `target`. */
+export async function installWebhooksPointingAt(env: Environment, target: WebhookTarget): Promise<void> {
   const client = newClient({ kubeConfig: env.kubeConfig });
-  for (const manifest of loadAll(await readFile(webhookManifests, 'utf8')) as KubernetesObject[])
-    await client.create(pointAtWebhookServer(manifest, target));
+  for (const manifest of await manifestsPointingAt(webhookManifests, target)) await client.create(manifest);
 }
