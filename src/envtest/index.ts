@@ -13,3 +13,4 @@ export { Environment, startEnvironment, type EnvironmentOptions, type User } fro
 export { resolveAssets, type Assets, type AssetsSource, type ResolveAssetsOptions } from './assets.ts';
 export { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion, type KubernetesVersion } from './versions.ts';
 export { CONTROL_PLANE_BINARIES } from './binaries.ts';
+export { installWebhooks, type LocalWebhookServer } from './webhooks.ts';

@@ -1,3 +1,5 @@
+import type { DeployImageResource } from './deploy-image.ts';
+
 /**
  * The PROJECT file's model: the single record of what a project is and what was scaffolded into it,
  * in Kubebuilder's version "3" layout so that tools reading Kubebuilder projects can read ours.
@@ -11,6 +13,8 @@ export interface ResourceWebhooks {
   readonly defaulting?: boolean;
   readonly validation?: boolean;
   readonly conversion?: boolean;
+  /** The versions a conversion webhook converts from and to this (hub) version. */
+  readonly spoke?: readonly string[];
   readonly webhookVersion: string;
 }
 
@@ -52,6 +56,8 @@ export interface ProjectConfig {
   readonly projectName: string;
   readonly resources: readonly ResourceConfig[];
   readonly settings: TsoperatorSettings;
+  /** The kinds scaffolded with `create api --image`, and their options. Default: none. */
+  readonly deployImage?: readonly DeployImageResource[];
 }
 
 /**

@@ -1,8 +1,10 @@
 import { dump, load } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
+import { DEPLOY_IMAGE_PLUGIN, deployImageDocument, parseDeployImage } from './deploy-image.ts';
 import { pluralize } from './plural.ts';
 import { TSOPERATOR_LAYOUT } from './project-config.ts';
 import type { ProjectConfig, ResourceConfig, TsoperatorSettings } from './project-config.ts';
+import type { DeployImageResource } from './deploy-image.ts';
 
 /** The PROJECT file's name, at the project's root. */
 export const PROJECT_FILE = 'PROJECT';
@@ -20,7 +22,12 @@ export function renderProjectFile(project: ProjectConfig): string {
     domain: project.domain,
     layout: [...project.layout],
     ...(project.multigroup ? { multigroup: true } : {}),
-    plugins: { [TSOPERATOR_LAYOUT]: settingsDocument(project.settings) },
+    plugins: {
+      ...(project.deployImage?.length
+        ? { [DEPLOY_IMAGE_PLUGIN]: deployImageDocument(project.deployImage) }
+        : {}),
+      [TSOPERATOR_LAYOUT]: settingsDocument(project.settings),
+    },
     projectName: project.projectName,
     ...(project.resources.length > 0 ? { resources: project.resources.map(resourceDocument) } : {}),
     version: project.version,
@@ -55,7 +62,13 @@ export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectCo
       parseResource(asRecord(r, `${source} resources[${i}]`), `${source} resources[${i}]`),
     ),
     settings: parseSettings(plugins[TSOPERATOR_LAYOUT]),
+    ...deployImageField(parseDeployImage(plugins[DEPLOY_IMAGE_PLUGIN], `${source} ${DEPLOY_IMAGE_PLUGIN}`)),
   };
+}
+
+/** The model leaves the field out when no kind runs an image, so that such projects compare equal. */
+function deployImageField(resources: DeployImageResource[]): Pick<ProjectConfig, 'deployImage'> {
+  return resources.length > 0 ? { deployImage: resources } : {};
 }
 
 function settingsDocument(settings: TsoperatorSettings): Record<string, unknown> {
@@ -108,6 +121,7 @@ function parseResource(doc: Record<string, unknown>, source: string): ResourceCo
             ...(webhooks['defaulting'] === true ? { defaulting: true } : {}),
             ...(webhooks['validation'] === true ? { validation: true } : {}),
             ...(webhooks['conversion'] === true ? { conversion: true } : {}),
+            ...(Array.isArray(webhooks['spoke']) ? { spoke: webhooks['spoke'].map(String) } : {}),
           },
         }
       : {}),

@@ -1,0 +1,209 @@
+import { join } from 'node:path';
+import { TsoperatorError, UsageError } from '../../errors.ts';
+import { qualifiedGroup } from '../../project/project-config.ts';
+import type { ProjectConfig, ResourceConfig, ResourceWebhooks } from '../../project/project-config.ts';
+import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
+import type { Change } from '../change.ts';
+import { finishPlan } from '../finish-plan.ts';
+import { licenseHeader } from '../license-header.ts';
+import { templatesDir } from '../package-paths.ts';
+import { renderTemplate } from '../render-template.ts';
+import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
+import { StagingTree } from '../staging-tree.ts';
+import { importPath } from '../api/api-paths.ts';
+import { findSpokes, findWebhookResource } from './find-webhook-resource.ts';
+import { stageWebhookConfig } from './stage-webhook-config.ts';
+import type { CreateWebhookOptions, SpokeTemplateData, WebhookTemplateData } from './webhook-options.ts';
+import { conversionPath, webhookPaths } from './webhook-paths.ts';
+
+/** The plan of `create webhook`, and the resource it is for. */
+export interface WebhookPlan {
+  readonly changes: Change[];
+  readonly resource: ResourceConfig;
+}
+
+/** Renders a webhook template for one target file. */
+export type RenderWebhook = (template: string, target: string) => Promise<string>;
+
+const MAIN_FILE = 'src/main.ts';
+
+/**
+ * The changes `tsoperator create webhook` makes: a file per webhook type (defaulter, validator, a
+ * conversion per spoke), a setup function registering them (called from main.ts), a test, the
+ * webhooks in PROJECT, and the kustomize configuration that serves them in a cluster.
+ *
+ * @example
+ * ```ts
+ * const { changes } = await planWebhook({
+ *   dir: '.', kind: 'WebApp', defaulting: true, validation: true, conversion: false, spokes: [], force: false,
+ * });
+ * ```
+ */
+export async function planWebhook(options: CreateWebhookOptions): Promise<WebhookPlan> {
+  checkTypesRequested(options);
+  const tree = await StagingTree.open(options.dir, { force: options.force });
+  const projectText = await tree.read(PROJECT_FILE);
+  if (projectText === undefined) {
+    throw new TsoperatorError(
+      'no PROJECT file here: run `tsoperator init` first, or run this in the project folder',
+    );
+  }
+  const project = parseProjectFile(projectText);
+  const found = findWebhookResource(project, options);
+  const spokes = findSpokes(project, found, options.spokes);
+  const webhooks = mergeWebhooks(found, options);
+  const resource: ResourceConfig = { ...found, webhooks };
+  await tree.update(PROJECT_FILE, renderProjectFile(withResource(project, found, resource)));
+  const data = (target: string): WebhookTemplateData =>
+    templateData(project, resource, spokes, options, target);
+  const render: RenderWebhook = (template, target) =>
+    renderTemplate(join(templatesDir('webhook'), `${template}.ejs`), data(target));
+  await stageWebhookCode(tree, data(MAIN_FILE), render);
+  await stageWebhookConfig(tree, data(MAIN_FILE), render);
+  return { changes: finishPlan(tree), resource };
+}
+
+function checkTypesRequested(options: CreateWebhookOptions): void {
+  if (!options.defaulting && !options.validation && !options.conversion) {
+    throw new UsageError(
+      'say which webhooks to create: --defaulting, --programmatic-validation and/or --conversion',
+    );
+  }
+  if (options.conversion && options.spokes.length === 0) {
+    throw new UsageError('--conversion needs the versions to convert to and from this one: --spoke v2[,v3]');
+  }
+  if (!options.conversion && options.spokes.length > 0) {
+    throw new UsageError('--spoke is for conversion webhooks: add --conversion');
+  }
+}
+
+/** The resource's webhooks with the requested ones added; one that exists needs --force. */
+function mergeWebhooks(resource: ResourceConfig, options: CreateWebhookOptions): ResourceWebhooks {
+  const existing = resource.webhooks;
+  const requested = [
+    ['defaulting', options.defaulting, existing?.defaulting],
+    ['validation', options.validation, existing?.validation],
+    ['conversion', options.conversion, existing?.conversion],
+  ] as const;
+  const again = requested.filter(([, asked, exists]) => asked && exists === true).map(([name]) => name);
+  if (again.length > 0 && !options.force) {
+    throw new UsageError(
+      `${resource.kind} ${resource.version} already has a ${again.join(' and a ')} webhook: ` +
+        're-run with --force to regenerate it (a file you changed is kept, and the new version written beside it)',
+    );
+  }
+  const spoke = [...new Set([...(existing?.spoke ?? []), ...options.spokes])].sort();
+  return {
+    ...(options.conversion || existing?.conversion ? { conversion: true } : {}),
+    ...(options.defaulting || existing?.defaulting ? { defaulting: true } : {}),
+    ...(spoke.length > 0 ? { spoke } : {}),
+    ...(options.validation || existing?.validation ? { validation: true } : {}),
+    webhookVersion: existing?.webhookVersion ?? 'v1',
+  };
+}
+
+function withResource(project: ProjectConfig, old: ResourceConfig, resource: ResourceConfig): ProjectConfig {
+  return { ...project, resources: project.resources.map((r) => (r === old ? resource : r)) };
+}
+
+/**
+ * The code: each requested type's file, registered in the kind's setup function, which main.ts
+ * calls. Types that exist are only regenerated under --force; the others are left alone.
+ */
+async function stageWebhookCode(
+  tree: StagingTree,
+  data: WebhookTemplateData,
+  render: RenderWebhook,
+): Promise<void> {
+  const { paths, kind } = data;
+  await tree.generateIfMissing(paths.setup, await render('setup.ts', paths.setup));
+  const inSetup = (target: string): string => importPath(paths.setup, target);
+  const register = async (line: string, imports: readonly string[], presentWhen?: string): Promise<void> => {
+    for (const importLine of imports) await tree.insert(paths.setup, 'webhook-imports', importLine);
+    await tree.insert(paths.setup, 'webhooks', line, presentWhen);
+  };
+  if (data.defaulting) {
+    await tree.generate(paths.defaulter, await render('defaulter.ts', paths.defaulter));
+    await register(`mgr.webhookServer.registerDefaulter(${kind}Kind, new ${kind}Defaulter());`, [
+      `import { ${kind}Defaulter } from '${inSetup(paths.defaulter)}';`,
+    ]);
+  }
+  if (data.validation) {
+    await tree.generate(paths.validator, await render('validator.ts', paths.validator));
+    await register(`mgr.webhookServer.registerValidator(${kind}Kind, new ${kind}Validator());`, [
+      `import { ${kind}Validator } from '${inSetup(paths.validator)}';`,
+    ]);
+  }
+  if (data.conversion) await stageConversion(tree, data, render, register);
+  await tree.generate(paths.test, await render('webhook.test.ts', paths.test));
+  const setupName = `setup${kind}${upperFirst(data.version)}Webhooks`;
+  await tree.insert(
+    MAIN_FILE,
+    'imports',
+    `import { ${setupName} } from '${importPath(MAIN_FILE, paths.setup)}';`,
+  );
+  // Beside the controllers' registrations, as Kubebuilder's main.go sets webhooks up after them.
+  await tree.insert(MAIN_FILE, 'controllers', `${setupName}(mgr);`);
+}
+
+async function stageConversion(
+  tree: StagingTree,
+  data: WebhookTemplateData,
+  render: RenderWebhook,
+  register: (line: string, imports: readonly string[], presentWhen?: string) => Promise<void>,
+): Promise<void> {
+  for (const spoke of data.spokes) {
+    await tree.generate(spoke.conversion, await render('conversion.ts', spoke.conversion));
+  }
+  const spokes = data.spokes.map((s) => `${s.version}: ${s.conversionName}`).join(', ');
+  await register(
+    `mgr.webhookServer.registerConversion(${data.kind}Kind, { ${spokes} });`,
+    data.spokes.map(
+      (s) => `import { ${s.conversionName} } from '${importPath(data.paths.setup, s.conversion)}';`,
+    ),
+    // One registration per hub: spokes added later are added to it by hand (the command says so).
+    'mgr.webhookServer.registerConversion(',
+  );
+}
+
+function templateData(
+  project: ProjectConfig,
+  resource: ResourceConfig,
+  spokes: readonly ResourceConfig[],
+  options: CreateWebhookOptions,
+  target: string,
+): WebhookTemplateData {
+  const group = qualifiedGroup(resource);
+  const kindLower = resource.kind.toLowerCase();
+  const kindCamel = `${resource.kind.charAt(0).toLowerCase()}${resource.kind.slice(1)}`;
+  return {
+    kind: resource.kind,
+    kindCamel,
+    kindLower,
+    plural: resource.plural,
+    version: resource.version,
+    qualifiedGroup: group,
+    pathSuffix: `${group.replaceAll('.', '-')}-${resource.version}-${kindLower}`,
+    namespaced: resource.api?.namespaced ?? true,
+    defaulting: options.defaulting,
+    validation: options.validation,
+    conversion: options.conversion,
+    spokes: spokes.map((spoke): SpokeTemplateData => ({
+      version: spoke.version,
+      typeAlias: `${resource.kind}${upperFirst(spoke.version)}`,
+      conversionName: `${kindCamel}${upperFirst(spoke.version)}Conversion`,
+      types: webhookPaths(project, spoke).types,
+      conversion: conversionPath(project, spoke),
+    })),
+    projectName: project.projectName,
+    licenseHeader: licenseHeader(project.settings),
+    paths: webhookPaths(project, resource),
+    target,
+    imp: (projectPath) =>
+      importPath(target, projectPath === 'runtime' ? `${PROJECT_RUNTIME_DIR}/index.ts` : projectPath),
+  };
+}
+
+function upperFirst(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}

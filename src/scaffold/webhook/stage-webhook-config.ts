@@ -1,0 +1,63 @@
+import type { StagingTree } from '../staging-tree.ts';
+import type { RenderWebhook } from './plan-webhook.ts';
+import type { WebhookTemplateData } from './webhook-options.ts';
+
+/** Files every project with webhooks has once: written when missing, then the user's. */
+const SHARED_FILES = [
+  'config/webhook/kustomization.yaml',
+  'config/webhook/kustomizeconfig.yaml',
+  'config/webhook/service.yaml',
+  'config/certmanager/kustomization.yaml',
+  'config/certmanager/kustomizeconfig.yaml',
+  'config/certmanager/issuer.yaml',
+  'config/certmanager/certificate-webhook.yaml',
+  'config/default/manager_webhook_patch.yaml',
+] as const;
+
+const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
+const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
+
+/**
+ * What serves the webhooks in a cluster, as Kubebuilder lays it out: the webhook Service, a
+ * cert-manager Issuer and Certificate, the manager's webhook port and certificate volume, the
+ * replacements that inject the CA, and for a conversion the CRD patch that calls the webhook.
+ */
+export async function stageWebhookConfig(
+  tree: StagingTree,
+  data: WebhookTemplateData,
+  render: RenderWebhook,
+): Promise<void> {
+  for (const file of SHARED_FILES) await tree.generateIfMissing(file, await render(file, file));
+  await tree.insert(DEFAULT_KUSTOMIZATION, 'default-resources', '- ../webhook\n- ../certmanager');
+  await tree.insert(
+    DEFAULT_KUSTOMIZATION,
+    'default-patches',
+    '- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment',
+  );
+  await insertReplacement(tree, render, 'certificate-dns');
+  if (data.defaulting) await insertReplacement(tree, render, 'inject-ca-mutating');
+  if (data.validation) await insertReplacement(tree, render, 'inject-ca-validating');
+  if (data.conversion) await stageCrdConversion(tree, data, render);
+}
+
+async function stageCrdConversion(
+  tree: StagingTree,
+  data: WebhookTemplateData,
+  render: RenderWebhook,
+): Promise<void> {
+  const patch = `config/crd/patches/webhook_in_${data.plural}.yaml`;
+  await tree.generate(patch, await render('config/crd/patches/webhook_in.yaml', patch));
+  await tree.generateIfMissing(
+    'config/crd/kustomizeconfig.yaml',
+    await render('config/crd/kustomizeconfig.yaml', 'config/crd/kustomizeconfig.yaml'),
+  );
+  await tree.insert(CRD_KUSTOMIZATION, 'crd-patches', `- path: ${patch.slice('config/crd/'.length)}`);
+  await tree.insert(CRD_KUSTOMIZATION, 'crd-configurations', '- kustomizeconfig.yaml');
+  await insertReplacement(tree, render, 'inject-ca-crd');
+}
+
+/** One replacement block of `config/default/kustomization.yaml`, from `config/default/replacements/`. */
+async function insertReplacement(tree: StagingTree, render: RenderWebhook, name: string): Promise<void> {
+  const block = await render(`config/default/replacements/${name}.yaml`, DEFAULT_KUSTOMIZATION);
+  await tree.insert(DEFAULT_KUSTOMIZATION, 'default-replacements', block.trimEnd());
+}

@@ -1,0 +1,66 @@
+/** What `tsoperator create webhook` takes. */
+export interface CreateWebhookOptions {
+  /** The project folder. */
+  readonly dir: string;
+  readonly kind: string;
+  /** Default: the group of the project's only API of that kind. */
+  readonly group?: string;
+  /** Default: the version of the project's only API of that kind. */
+  readonly version?: string;
+  /** A defaulter (mutating webhook). */
+  readonly defaulting: boolean;
+  /** A validator (validating webhook). */
+  readonly validation: boolean;
+  /** Conversion between this version (the hub) and each spoke. */
+  readonly conversion: boolean;
+  /** The versions converted to and from the hub; each needs its API already. */
+  readonly spokes: readonly string[];
+  /** Regenerate webhook types that exist; files you changed are kept. */
+  readonly force: boolean;
+}
+
+/** A spoke version as the conversion templates see it. */
+export interface SpokeTemplateData {
+  readonly version: string;
+  /** `WebAppV2`: the spoke's type, imported under this name beside the hub's. */
+  readonly typeAlias: string;
+  /** `webAppV2Conversion`. */
+  readonly conversionName: string;
+  readonly types: string;
+  readonly conversion: string;
+}
+
+/** The values the webhook templates see. */
+export interface WebhookTemplateData {
+  readonly kind: string;
+  /** `webApp`: the kind in camelCase, for variables. */
+  readonly kindCamel: string;
+  readonly kindLower: string;
+  readonly plural: string;
+  readonly version: string;
+  /** `demo.example.org`, empty for the bare domain's group. */
+  readonly qualifiedGroup: string;
+  /** `demo-example-org-v1-webapp`: the end of the webhook paths, as controller-runtime names them. */
+  readonly pathSuffix: string;
+  readonly namespaced: boolean;
+  readonly defaulting: boolean;
+  readonly validation: boolean;
+  readonly conversion: boolean;
+  readonly spokes: readonly SpokeTemplateData[];
+  readonly projectName: string;
+  readonly licenseHeader: string;
+  readonly paths: WebhookPaths;
+  /** The file being rendered. */
+  readonly target: string;
+  /** The import specifier of a project file (`runtime` for the runtime) from the file being rendered. */
+  readonly imp: (projectPath: string) => string;
+}
+
+/** Where the files of one kind's webhooks go, relative to the project root. */
+export interface WebhookPaths {
+  readonly types: string;
+  readonly setup: string;
+  readonly defaulter: string;
+  readonly validator: string;
+  readonly test: string;
+}
