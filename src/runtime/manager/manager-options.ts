@@ -23,6 +23,12 @@ export interface ManagerOptions {
   metricsSecure?: boolean;
   /** Folder with the metrics server's `tls.crt` and `tls.key`, re-read on change. Default: '' (self-signed at start). */
   metricsCertPath?: string;
+  /**
+   * Folder with the webhook server's `tls.crt` and `tls.key` (a mounted Secret), re-read on change.
+   * Default: '' (a local CA and serving certificate generated at start, for running outside the cluster).
+   * Ignored when `webhookServer` is given.
+   */
+  webhookCertPath?: string;
   /** Let the metrics server speak HTTP/2. Default: false (HTTP/2 rapid reset, CVE-2023-44487). */
   enableHttp2?: boolean;
   /** `host:port` or `:port` of /healthz and /readyz; '0' turns them off. Default: ':8081'. */
@@ -89,6 +95,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     metricsBindAddress: options.metricsBindAddress ?? (metricsSecure ? ':8443' : ':8080'),
     metricsSecure,
     metricsCertPath: options.metricsCertPath ?? '',
+    webhookCertPath: options.webhookCertPath ?? '',
     enableHttp2: options.enableHttp2 ?? false,
     healthProbeBindAddress: options.healthProbeBindAddress ?? ':8081',
     leaderElection: options.leaderElection ?? false,
@@ -108,7 +115,11 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     handleSignals: options.handleSignals ?? true,
     webhookServer:
       options.webhookServer ??
-      new WebhookServer({ registry, logger: logger.child({ component: 'webhook' }) }),
+      new WebhookServer({
+        registry,
+        logger: logger.child({ component: 'webhook' }),
+        ...(options.webhookCertPath ? { certDir: options.webhookCertPath } : {}),
+      }),
   };
 }
 
