@@ -193,3 +193,11 @@ export { ValidationError, type FieldError, type FieldErrorType } from './webhook
 export { type SpokeConversion, type SpokeConversions, ConversionError } from './webhook/conversion.ts';
 export { type AdmissionRequest } from './webhook/admission-review.ts';
 export { pointAtWebhookServer, type WebhookTarget } from './webhook/local-webhook-configuration.ts';
+/** A handler for `webhookServer.register(path, handler)`: any admission webhook, answered by hand. */
+export {
+  type AdmissionHandler,
+  type AdmissionOperation,
+  type AdmissionResponse,
+} from './webhook/admission-review.ts';
+/** The paths controller-runtime serves a kind's webhooks on: `/mutate-<group>-<version>-<kind>`, `/validate-...`. */
+export { mutatePath, validatePath } from './webhook/webhook-paths.ts';

@@ -41,6 +41,9 @@ export interface AdmissionResponse {
   readonly warnings?: readonly string[];
 }
 
+/** Answers one admission request: what `webhookServer.register(path, handler)` serves. */
+export type AdmissionHandler = (req: AdmissionRequest) => Promise<AdmissionResponse>;
+
 /** An AdmissionReview as read from the API server. */
 export interface AdmissionReview {
   readonly apiVersion: string;

@@ -1,11 +1,8 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { AdmissionRequest, AdmissionResponse } from './admission-review.ts';
+import type { AdmissionHandler, AdmissionRequest } from './admission-review.ts';
 import { deniedBy, patched } from './admission-responses.ts';
 import { jsonDiff, type JsonValue } from './json-diff.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
-
-/** Answers one admission request. */
-export type AdmissionHandler = (req: AdmissionRequest) => Promise<AdmissionResponse>;
 
 /**
  * Fills in defaults, as controller-runtime's CustomDefaulter: `default` changes `obj` in place (a

@@ -1,7 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { AdmissionRequest } from './admission-review.ts';
+import type { AdmissionHandler, AdmissionRequest } from './admission-review.ts';
 import { allowed, deniedBy } from './admission-responses.ts';
-import type { AdmissionHandler } from './defaulter.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
 
 /**
