@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { ApiPlan } from '../scaffold/api/plan-api.ts';
 import { askYesNo } from './ask-yes-no.ts';
 import { parseBooleanFlag } from './boolean-flag.ts';
@@ -12,6 +12,8 @@ interface CreateApiFlags {
   resource?: boolean;
   controller?: boolean;
   multigroup: boolean;
+  image?: string;
+  port?: number;
   force: boolean;
   dryRun: boolean;
 }
@@ -51,6 +53,11 @@ export function registerCreateCommand(program: Command): void {
       parseBooleanFlag,
       false,
     )
+    .option(
+      '--image <image>',
+      'the controller runs this container image as a Deployment behind a Service, e.g. nginx:1.27',
+    )
+    .option('--port <port>', 'the port the --image container listens on (default: 8080)', parsePort)
     .option('--force', 'regenerate an existing kind; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: CreateApiFlags) => {
@@ -70,6 +77,8 @@ export function registerCreateCommand(program: Command): void {
           version: flags.version,
           plural: flags.plural,
           resource: flags.resource,
+          image: flags.image,
+          port: flags.port,
         }),
       };
       const printPlan = (plan: ApiPlan): void => {
@@ -88,4 +97,12 @@ export function registerCreateCommand(program: Command): void {
 /** The entries whose value was given, so that "not given" stays distinguishable from a value. */
 function optional<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new InvalidArgumentError('a port is a whole number from 1 to 65535');
+  }
+  return port;
 }

@@ -1,7 +1,9 @@
+import type { DeployImageOptions } from '../../project/deploy-image.ts';
 import type { ResourceRequest } from '../../project/resolve-resource.ts';
+import type { DeployImageRequest } from './deploy-image-request.ts';
 
 /** What `tsoperator create api` takes. */
-export interface CreateApiOptions extends ResourceRequest {
+export interface CreateApiOptions extends ResourceRequest, DeployImageRequest {
   /** The project folder. */
   readonly dir: string;
 }
@@ -11,6 +13,14 @@ export interface ApiTemplateData {
   readonly kind: string;
   /** `webapp`: the kind lower-cased, in file and object names. */
   readonly kindLower: string;
+  /** `webApp`: the kind as a variable name. */
+  readonly kindVar: string;
+  /** `WEB_APP`: the kind in the name of a constant. */
+  readonly kindConstant: string;
+  /** `demo.example.org/finalizer`: the finalizer the kind's controller keeps on its objects. */
+  readonly finalizer: string;
+  /** The image the controller runs (`create api --image`), or undefined for a generic controller. */
+  readonly deployImage: DeployImageOptions | undefined;
   readonly plural: string;
   /** `demo.example.org`, empty for the core group. */
   readonly qualifiedGroup: string;
@@ -45,6 +55,8 @@ export interface ApiPaths {
   readonly types: string;
   readonly groupVersionInfo: string;
   readonly controller: string;
+  /** The Deployment and Service of a kind made with `--image`, beside its controller. */
+  readonly controllerResources: string;
   readonly controllerTest: string;
   readonly sample: string;
   /** `config/rbac/<prefix>` + `admin_role.yaml` etc. */

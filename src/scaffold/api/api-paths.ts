@@ -17,6 +17,7 @@ export function apiPaths(project: ProjectConfig, resource: ResourceConfig): ApiP
     types,
     groupVersionInfo: posix.join(posix.dirname(types), 'groupversion-info.ts'),
     controller: `src/controllers/${groupDir}${kindLower}.controller.ts`,
+    controllerResources: `src/controllers/${groupDir}${kindLower}.resources.ts`,
     controllerTest: `test/controllers/${groupDir}${kindLower}.controller.test.ts`,
     sample: `config/samples/${groupPrefix}${resource.version}_${kindLower}.yaml`,
     rolePrefix: `config/rbac/${project.multigroup ? groupPrefix : ''}${kindLower}_`,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { TsoperatorError, UsageError } from '../../errors.ts';
+import type { DeployImageOptions } from '../../project/deploy-image.ts';
 import { apiVersionOf, qualifiedGroup } from '../../project/project-config.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import { pluralize } from '../../project/plural.ts';
@@ -14,6 +15,7 @@ import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
 import { StagingTree } from '../staging-tree.ts';
 import type { ApiPaths, ApiTemplateData, CreateApiOptions } from './api-options.ts';
 import { apiPaths, importPath } from './api-paths.ts';
+import { resolveDeployImage } from './deploy-image-request.ts';
 
 /** The plan of `create api`, and the defaults it took, for the command to tell the user. */
 export interface ApiPlan {
@@ -41,7 +43,15 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
       'no PROJECT file here: run `tsoperator init` first, or run this in the project folder',
     );
   }
-  const { resource, defaultsTaken, project } = resolveResource(parseProjectFile(projectText), options);
+  const resolved = resolveResource(parseProjectFile(projectText), options);
+  const { resource } = resolved;
+  const defaultsTaken = [...resolved.defaultsTaken];
+  const { options: deployImage, project } = resolveDeployImage(
+    resolved.project,
+    resource,
+    options,
+    defaultsTaken,
+  );
   await tree.update(PROJECT_FILE, renderProjectFile(project));
   const paths = apiPaths(project, resource);
   if (!resource.api && !resource.external && (await tree.read(paths.types)) === undefined) {
@@ -49,7 +59,8 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
       `${paths.types} does not exist, and a controller needs the kind's types: re-run without --no-resource (--resource=false) to create them`,
     );
   }
-  const data = (target: string): ApiTemplateData => templateData(project, resource, paths, target);
+  const data = (target: string): ApiTemplateData =>
+    templateData(project, resource, paths, target, deployImage);
   if (resource.api) await stageTypes(tree, paths, data);
   if (resource.controller) await stageController(tree, paths, data);
   return { changes: finishPlan(tree), defaultsTaken, resource };
@@ -61,8 +72,8 @@ async function stageTypes(
   data: (target: string) => ApiTemplateData,
 ): Promise<void> {
   await render(tree, 'groupversion-info.ts', paths.groupVersionInfo, data);
-  await render(tree, 'types.ts', paths.types, data);
-  await render(tree, 'sample.yaml', paths.sample, data);
+  await render(tree, variant(data, 'types.ts'), paths.types, data);
+  await render(tree, variant(data, 'sample.yaml'), paths.sample, data);
   for (const role of ['admin', 'editor', 'viewer']) {
     await render(tree, `${role}_role.yaml`, `${paths.rolePrefix}${role}_role.yaml`, data);
     await tree.insert(
@@ -85,13 +96,21 @@ async function stageController(
   data: (target: string) => ApiTemplateData,
 ): Promise<void> {
   const { kind } = data(MAIN_FILE);
-  await render(tree, 'controller.ts', paths.controller, data);
-  await render(tree, 'controller.test.ts', paths.controllerTest, data);
+  await render(tree, variant(data, 'controller.ts'), paths.controller, data);
+  await render(tree, variant(data, 'controller.test.ts'), paths.controllerTest, data);
+  if (data(MAIN_FILE).deployImage) {
+    await render(tree, variant(data, 'resources.ts'), paths.controllerResources, data);
+  }
   const importLine = `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`;
   await tree.insert(MAIN_FILE, 'imports', importLine);
   // A registration written by an older tsoperator, in another form, is still the registration.
   const registration = `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`;
   await tree.insert(MAIN_FILE, 'controllers', registration, `new ${kind}Reconciler(`);
+}
+
+/** The template of a kind that runs an image (`deploy-image/`), or the generic one. */
+function variant(data: (target: string) => ApiTemplateData, template: string): string {
+  return data(MAIN_FILE).deployImage ? `deploy-image/${template}` : template;
 }
 
 async function render(
@@ -111,11 +130,16 @@ function templateData(
   resource: ResourceConfig,
   paths: ApiPaths,
   target: string,
+  deployImage: DeployImageOptions | undefined,
 ): ApiTemplateData {
   const group = qualifiedGroup(resource);
   return {
     kind: resource.kind,
     kindLower: resource.kind.toLowerCase(),
+    kindVar: resource.kind.charAt(0).toLowerCase() + resource.kind.slice(1),
+    kindConstant: resource.kind.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase(),
+    finalizer: `${group === '' ? resource.domain : group}/finalizer`,
+    deployImage,
     plural: resource.plural,
     qualifiedGroup: group,
     version: resource.version,
