@@ -59,8 +59,11 @@ export class StagingTree {
     return [...this.#state.keys()].filter((path) => path.startsWith(prefix));
   }
 
-  /** Writes a file tsoperator owns: created, left as is, regenerated under --force, or kept. */
-  async generate(path: string, content: string): Promise<void> {
+  /**
+   * Writes a file tsoperator owns: created, left as is, regenerated under --force, or kept. `force`
+   * regenerates this one file as --force would, for a file a command must bring up to date.
+   */
+  async generate(path: string, content: string, force = this.#force): Promise<void> {
     const current = await this.read(path);
     if (current === undefined) return this.#write('create', path, content);
     if (current === content) {
@@ -68,7 +71,7 @@ export class StagingTree {
       this.#state.set(path, contentHash(content));
       return this.#record({ action: 'unchanged', path });
     }
-    if (!this.#force) {
+    if (!force) {
       this.#conflicts.push(path);
       return;
     }

@@ -22,6 +22,14 @@ export interface WebhookPlan {
   readonly resource: ResourceConfig;
 }
 
+/** The webhook types a template renders, with the spokes' APIs. */
+interface WebhookTypes {
+  readonly defaulting: boolean;
+  readonly validation: boolean;
+  readonly conversion: boolean;
+  readonly spokes: readonly ResourceConfig[];
+}
+
 /** Renders a webhook template for one target file. */
 export type RenderWebhook = (template: string, target: string) => Promise<string>;
 
@@ -54,12 +62,21 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
   const webhooks = mergeWebhooks(found, options);
   const resource: ResourceConfig = { ...found, webhooks };
   await tree.update(PROJECT_FILE, renderProjectFile(withResource(project, found, resource)));
-  const data = (target: string): WebhookTemplateData =>
-    templateData(project, resource, spokes, options, target);
+  const requested = { ...options, spokes };
   const render: RenderWebhook = (template, target) =>
-    renderTemplate(join(templatesDir('webhook'), `${template}.ejs`), data(target));
-  await stageWebhookCode(tree, data(MAIN_FILE), render);
-  await stageWebhookConfig(tree, data(MAIN_FILE), render);
+    renderTemplate(templatePath(template), templateData(project, resource, requested, target));
+  const data = templateData(project, resource, requested, MAIN_FILE);
+  await stageWebhookCode(tree, data, render);
+  await stageWebhookConfig(tree, data, render);
+  // The test covers every webhook of the kind, so each new type updates it (kept when edited).
+  const all: WebhookTypes = {
+    defaulting: webhooks.defaulting === true,
+    validation: webhooks.validation === true,
+    conversion: webhooks.conversion === true,
+    spokes: findSpokes(project, found, webhooks.spoke ?? []),
+  };
+  const test = templateData(project, resource, all, data.paths.test);
+  await tree.generate(test.target, await renderTemplate(templatePath('webhook.test.ts'), test), true);
   return { changes: finishPlan(tree), resource };
 }
 
@@ -135,7 +152,6 @@ async function stageWebhookCode(
     ]);
   }
   if (data.conversion) await stageConversion(tree, data, render, register);
-  await tree.generate(paths.test, await render('webhook.test.ts', paths.test));
   const setupName = `setup${kind}${upperFirst(data.version)}Webhooks`;
   await tree.insert(
     MAIN_FILE,
@@ -166,11 +182,14 @@ async function stageConversion(
   );
 }
 
+function templatePath(template: string): string {
+  return join(templatesDir('webhook'), `${template}.ejs`);
+}
+
 function templateData(
   project: ProjectConfig,
   resource: ResourceConfig,
-  spokes: readonly ResourceConfig[],
-  options: CreateWebhookOptions,
+  types: WebhookTypes,
   target: string,
 ): WebhookTemplateData {
   const group = qualifiedGroup(resource);
@@ -185,10 +204,10 @@ function templateData(
     qualifiedGroup: group,
     pathSuffix: `${group.replaceAll('.', '-')}-${resource.version}-${kindLower}`,
     namespaced: resource.api?.namespaced ?? true,
-    defaulting: options.defaulting,
-    validation: options.validation,
-    conversion: options.conversion,
-    spokes: spokes.map((spoke): SpokeTemplateData => ({
+    defaulting: types.defaulting,
+    validation: types.validation,
+    conversion: types.conversion,
+    spokes: types.spokes.map((spoke): SpokeTemplateData => ({
       version: spoke.version,
       typeAlias: `${resource.kind}${upperFirst(spoke.version)}`,
       conversionName: `${kindCamel}${upperFirst(spoke.version)}Conversion`,
