@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Status } from '../client/api-error.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
+import { isRecord, reviewRequest, type Review } from './review-envelope.ts';
 
 /** The operations admission webhooks see. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -45,46 +46,17 @@ export interface AdmissionResponse {
 export type AdmissionHandler = (req: AdmissionRequest) => Promise<AdmissionResponse>;
 
 /** An AdmissionReview as read from the API server. */
-export interface AdmissionReview {
-  readonly apiVersion: string;
-  readonly kind: 'AdmissionReview';
-  readonly request: AdmissionRequest;
-}
+export type AdmissionReview = Review<AdmissionRequest>;
 
 /** The review versions the API server may send; the answer uses the request's. */
-const REVIEW_VERSIONS = new Set(['admission.k8s.io/v1', 'admission.k8s.io/v1beta1']);
+const REVIEW_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'];
 const OPERATIONS = new Set<string>(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
 
 /** Checks that `body` is an AdmissionReview with a request; throws MalformedRequestError saying what is wrong. */
 export function parseAdmissionReview(body: unknown): AdmissionReview {
-  if (!isRecord(body)) throw new MalformedRequestError('the body is not a JSON object');
-  if (body['kind'] !== 'AdmissionReview' || !REVIEW_VERSIONS.has(String(body['apiVersion']))) {
-    throw new MalformedRequestError(
-      `expected an admission.k8s.io/v1 AdmissionReview, got ${String(body['apiVersion'])} ${String(body['kind'])}`,
-    );
-  }
-  const request = body['request'];
-  if (!isRecord(request)) throw new MalformedRequestError('the AdmissionReview has no request');
-  if (typeof request['uid'] !== 'string' || request['uid'] === '')
-    throw new MalformedRequestError('the AdmissionReview request has no uid');
+  const request = reviewRequest(body, 'AdmissionReview', REVIEW_VERSIONS);
   if (!OPERATIONS.has(String(request['operation'])))
     throw new MalformedRequestError(`unknown operation ${JSON.stringify(request['operation'])}`);
   if (!isRecord(request['kind'])) throw new MalformedRequestError('the AdmissionReview request has no kind');
-  return body as unknown as AdmissionReview;
-}
-
-/** The AdmissionReview that answers `review`. */
-export function admissionReviewResponse(
-  review: AdmissionReview,
-  response: AdmissionResponse,
-): { apiVersion: string; kind: 'AdmissionReview'; response: AdmissionResponse & { uid: string } } {
-  return {
-    apiVersion: review.apiVersion,
-    kind: 'AdmissionReview',
-    response: { uid: review.request.uid, ...response },
-  };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return body as AdmissionReview;
 }

@@ -6,9 +6,10 @@ import { startSecureServer } from '../server/secure-server.ts';
 import { CertificateAuthority } from '../tls/certificate-authority.ts';
 import { fixedCertificate, type CertificateSource } from '../tls/certificate-source.ts';
 import { CertificateWatcher } from '../tls/certificate-watcher.ts';
-import { admissionReviewResponse, parseAdmissionReview, type AdmissionHandler } from './admission-review.ts';
+import { parseAdmissionReview, type AdmissionHandler } from './admission-review.ts';
 import { convertReview } from './conversion-handler.ts';
-import { conversionReviewResponse, parseConversionReview } from './conversion-review.ts';
+import { parseConversionReview } from './conversion-review.ts';
+import { reviewResponse } from './review-envelope.ts';
 import { HubConverter, type SpokeConversion, type SpokeConversions } from './conversion.ts';
 import { defaultingHandler, type CustomDefaulter } from './defaulter.ts';
 import { readJsonRequest } from './json-request.ts';
@@ -177,10 +178,10 @@ export class WebhookServer {
       const handler = this.#admission.get(path);
       if (!handler) {
         const review = parseConversionReview(body);
-        return [200, conversionReviewResponse(review, convertReview(this.#converters, review))];
+        return [200, reviewResponse(review, convertReview(this.#converters, review))];
       }
       const review = parseAdmissionReview(body);
-      return [200, admissionReviewResponse(review, await handler(review.request))];
+      return [200, reviewResponse(review, await handler(review.request))];
     } catch (err) {
       if (err instanceof MalformedRequestError) {
         this.#options.logger.debug('malformed webhook request', { path, reason: err.message });

@@ -170,7 +170,7 @@ describe('WebhookServer', () => {
       [
         { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' },
         'application/json',
-        /expected an admission.k8s.io\/v1 AdmissionReview/,
+        /expected kind AdmissionReview of admission.k8s.io\/v1 or admission.k8s.io\/v1beta1, got apiextensions.k8s.io\/v1 ConversionReview/,
       ],
       [{ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, 'application/json', /has no request/],
       [[1, 2], 'application/json', /not a JSON object/],
