@@ -18,6 +18,8 @@ export interface ContenderRun {
   /** Peak resident set of its process (sampled every 100 ms for a process that exits by itself). */
   readonly peakRssBytes: number;
   readonly cpuSeconds: number;
+  /** CPU the control plane (kube-apiserver and etcd) spent while the contender ran. */
+  readonly controlPlaneCpuSeconds: number;
   /** What the API server served for WebApps, Deployments and Services while it ran. */
   readonly requests: RequestCounts;
 }
@@ -26,6 +28,8 @@ export interface ContenderRun {
 export interface Cluster {
   readonly kubeConfig: KubeConfig;
   readonly kubeconfigPath: string;
+  /** The kube-apiserver and etcd processes, whose CPU is counted too. */
+  readonly controlPlanePids: readonly number[];
 }
 
 const SAMPLE_MS = 100;
@@ -45,6 +49,7 @@ export async function runContender(
   const watching = new AbortController();
   const { converged } = await watchConvergence(cluster.kubeConfig, namespace, expected, watching.signal);
   const before = await apiServerRequests(cluster.kubeConfig);
+  const controlPlaneCpuBefore = cpuOf(cluster.controlPlanePids);
   const start = performance.now();
   const child = spawn(contender.command, contender.args(namespace), {
     env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
@@ -66,12 +71,14 @@ export async function runContender(
   try {
     const done = await Promise.race([converged, failed, timedOut]);
     sample = measure(pid, sample);
+    const controlPlaneCpuSeconds = cpuOf(cluster.controlPlanePids) - controlPlaneCpuBefore;
     return {
       name: contender.name,
       seconds: (done.convergedAt - start) / 1000,
       firstWriteSeconds: (done.firstChildAt - start) / 1000,
       peakRssBytes: sample.rss,
       cpuSeconds: sample.cpu,
+      controlPlaneCpuSeconds,
       requests: requestsBetween(before, await apiServerRequests(cluster.kubeConfig)),
     };
   } finally {
@@ -84,6 +91,10 @@ export async function runContender(
 
 function measure(pid: number, last: { rss: number; cpu: number }): { rss: number; cpu: number } {
   return { rss: peakRss(pid) ?? last.rss, cpu: processCpuSeconds(pid) ?? last.cpu };
+}
+
+function cpuOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
 }
 
 function tail(child: ChildProcess): () => string {

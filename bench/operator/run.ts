@@ -38,7 +38,11 @@ await using env = await startEnvironment({
   // envtest's default range (a /24) runs out of Service IPs after about 250 Services.
   apiServerArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
 });
-const cluster = { kubeConfig: env.kubeConfig, kubeconfigPath: env.kubeconfigPath };
+const cluster = {
+  kubeConfig: env.kubeConfig,
+  kubeconfigPath: env.kubeconfigPath,
+  controlPlanePids: env.pids,
+};
 const client = newClient({ kubeConfig: env.kubeConfig });
 const transport = transportFor(env.kubeConfig);
 const runs: ContenderRun[] = [];
@@ -57,7 +61,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     );
     console.error(
       `round ${round}: ${run.name} ${run.seconds.toFixed(2)} s, ` +
-        `${(run.peakRssBytes / 2 ** 20).toFixed(0)} MiB, ${run.cpuSeconds.toFixed(2)} CPU-s, ` +
+        `${(run.peakRssBytes / 2 ** 20).toFixed(0)} MiB, ${run.cpuSeconds.toFixed(2)} CPU-s, control plane ${run.controlPlaneCpuSeconds.toFixed(2)} CPU-s, ` +
         [...run.requests].map(([key, n]) => `${key}: ${n}`).join(', '),
     );
     runs.push(run);
