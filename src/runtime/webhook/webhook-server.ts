@@ -50,6 +50,7 @@ export class WebhookServer {
   readonly #metrics: WebhookMetrics;
   readonly #admission = new Map<string, AdmissionHandler>();
   readonly #converters = new Map<string, HubConverter>();
+  #started: Promise<RunningServer> | undefined;
   #server: RunningServer | undefined;
   #caBundle: string | undefined;
   #url: string | undefined;
@@ -118,24 +119,37 @@ export class WebhookServer {
     return { url: `${this.#url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
   }
 
-  /** Listens with the certificate of `certDir`, or a generated one; resolves once it listens. */
-  async start(): Promise<RunningServer> {
-    if (this.#server) throw new Error('the webhook server has already started');
-    const { port, host, logger } = this.#options;
-    const certificate = await this.#certificate();
-    this.#server = await startSecureServer((req, res) => this.#serve(req, res), {
-      port,
-      ...(host === undefined ? {} : { host }),
-      certificate,
+  /**
+   * Listens with the certificate of `certDir`, or a generated one; resolves once it listens. Starting
+   * a started server returns the same server: `npm start` may start it first, to register the local
+   * webhook configurations before the manager (which starts it too) runs the caches.
+   */
+  start(): Promise<RunningServer> {
+    this.#started ??= this.#listen().catch((err: unknown) => {
+      this.#started = undefined;
+      throw err;
     });
-    this.#url = `https://${dialHost(host)}:${this.#server.port}`;
-    logger.info('serving webhooks', { url: this.#url, paths: this.#paths() });
-    return { url: this.#url, port: this.#server.port, close: () => this.close() };
+    return this.#started;
   }
 
   /** Stops accepting connections and the certificate watch; resolves once the server is closed. */
   async close(): Promise<void> {
+    await this.#started?.catch(() => undefined);
     await this.#server?.close();
+  }
+
+  async #listen(): Promise<RunningServer> {
+    const { port, host, logger } = this.#options;
+    const certificate = await this.#certificate();
+    const server = await startSecureServer((req, res) => this.#serve(req, res), {
+      port,
+      ...(host === undefined ? {} : { host }),
+      certificate,
+    });
+    this.#server = server;
+    this.#url = `https://${dialHost(host)}:${server.port}`;
+    logger.info('serving webhooks', { url: this.#url, paths: this.#paths() });
+    return { url: this.#url, port: server.port, close: () => this.close() };
   }
 
   async #certificate(): Promise<CertificateSource> {

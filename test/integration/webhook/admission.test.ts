@@ -59,12 +59,14 @@ describe('admission webhooks of the manager, called by the real API server over 
     mgr.webhookServer.registerDefaulter(WebAppKind, webAppDefaulter);
     mgr.webhookServer.registerValidator(WebAppKind, webAppValidator);
     mgr.webhookServer.registerConversion(WebAppKind, { v2: webAppV2Conversion });
-    // A manager runs while it has controllers; its caches sync once the CRD below is installed.
-    mgr.controller(WebAppKind).complete({ reconcile: async () => ({}) });
-    run = runInBackground(mgr);
-    await eventually(async () => mgr.webhookServer.url, 'the manager to start its webhook server');
+    // As `npm start` does: serve first, register the configurations pointing here, then run
+    // the manager, which keeps the started server.
+    await mgr.webhookServer.start();
     await installCrdPointingAt(env, mgr.webhookServer);
     await installWebhooksPointingAt(env, mgr.webhookServer);
+    // A manager runs while it has controllers.
+    mgr.controller(WebAppKind).complete({ reconcile: async () => ({}) });
+    run = runInBackground(mgr);
     // The API server picks new webhook configurations up asynchronously: probe with dry runs.
     await eventually(async () => {
       const probe = await client.create(webApp('probe', {}), { dryRun: true });

@@ -58,6 +58,11 @@ describe('WebhookServer', () => {
     );
   });
 
+  it('returns the running server when started again, as the manager does after `npm start` did', async () => {
+    const again = await server.start();
+    assert.equal(again.url, server.url);
+  });
+
   it('answers a defaulter with the JSON patch of its changes', async () => {
     const res = await post(
       server,
