@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { execa } from 'execa';
+import { repoRoot } from '../support/cli.ts';
+
+/**
+ * The webhook flow, end to end: init, create api, create webhook --defaulting
+ * --programmatic-validation, npm install (tsoperator packed from this checkout), then the project's
+ * build, lint and tests, its webhook test calling the manager's webhook server from a real
+ * kube-apiserver through the generated webhook configuration.
+ */
+describe('a scaffolded project with webhooks builds, lints and tests green', () => {
+  let root = '';
+  let project = '';
+
+  /** Runs a command in the generated project, failing with its output when it fails. */
+  async function run(file: string, args: readonly string[], cwd = project): Promise<string> {
+    // Without NODE_TEST_CONTEXT, the project's own `node --test` runs its tests instead of
+    // taking itself for a test file of this run and skipping them.
+    const env = { ...process.env };
+    delete env['NODE_TEST_CONTEXT'];
+    const result = await execa(file, args, { cwd, all: true, reject: false, env, extendEnv: false });
+    assert.equal(result.exitCode, 0, `${file} ${args.join(' ')} failed:\n${result.all}`);
+    return result.all;
+  }
+
+  const tsoperator = (args: readonly string[]): Promise<string> =>
+    run(process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tsoperator-e2e-webhook-'));
+    project = join(root, 'webapp-operator');
+    await mkdir(project);
+    // Packs the built CLI (`npm run build` first, as for every test of the bin).
+    await run('npm', ['pack', '--silent', '--pack-destination', root], repoRoot);
+  });
+  after(() => rm(root, { recursive: true, force: true }));
+
+  it('init, create api, then create webhook --defaulting --programmatic-validation', async () => {
+    await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+    await tsoperator(['create', 'api', '--group', 'demo', '--version', 'v1', '--kind', 'WebApp']);
+    const output = await tsoperator([
+      'create',
+      'webhook',
+      '--group',
+      'demo',
+      '--version',
+      'v1',
+      '--kind',
+      'WebApp',
+      '--defaulting',
+      '--programmatic-validation',
+    ]);
+    assert.match(output, /create {4}src\/webhooks\/v1\/webapp\.defaulter\.ts/);
+    assert.ok(existsSync(join(project, 'config', 'webhook', 'manifests.yaml')));
+  });
+
+  it('create api --version v2, then create webhook --conversion --spoke v2 on the existing webhook', async () => {
+    const api = ['create', 'api', '--group', 'demo', '--version', 'v2', '--kind', 'WebApp'];
+    await tsoperator([...api, '--controller=false']);
+    const output = await tsoperator([
+      'create',
+      'webhook',
+      '--group',
+      'demo',
+      '--version',
+      'v1',
+      '--kind',
+      'WebApp',
+      '--conversion',
+      '--spoke',
+      'v2',
+    ]);
+    assert.match(output, /create {4}src\/webhooks\/v2\/webapp\.conversion\.ts/);
+    assert.match(output, /create {4}config\/crd\/patches\/webhook_in_webapps\.yaml/);
+  });
+
+  it('npm install, with tsoperator from this checkout', async () => {
+    const tarball = (await readdir(root)).find(
+      (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
+    );
+    assert.ok(tarball, 'npm pack wrote a tarball');
+    await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', join(root, tarball)]);
+  });
+
+  it('npm run build', async () => {
+    await run('npm', ['run', 'build']);
+    assert.ok(existsSync(join(project, 'dist', 'webhooks', 'v1', 'webapp.webhook.js')));
+  });
+
+  it('npm run lint', async () => {
+    await run('npm', ['run', 'lint']);
+  });
+
+  it('npm test: the API server calls the webhooks, which fill in a default and refuse an invalid WebApp', async () => {
+    const output = await run('npm', ['test']);
+    assert.match(output, /✔ fills in the defaults/);
+    assert.match(output, /✔ refuses an invalid WebApp with the validator's message/);
+    assert.match(output, /✔ WebApp v2 converts to v1 and back without losing anything/);
+    assert.match(output, /ℹ fail 0/);
+  });
+});
