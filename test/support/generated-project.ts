@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { repoRoot } from './cli.ts';
+
+/** Runs a command in `cwd`, failing with its output when it fails; returns stdout and stderr together. */
+export async function runIn(cwd: string, file: string, args: readonly string[]): Promise<string> {
+  // Without NODE_TEST_CONTEXT, a generated project's own `node --test` runs its tests instead of
+  // taking itself for a test file of this run and skipping them.
+  const env = { ...process.env };
+  delete env['NODE_TEST_CONTEXT'];
+  const result = await execa(file, args, { cwd, all: true, reject: false, env, extendEnv: false });
+  assert.equal(result.exitCode, 0, `${file} ${args.join(' ')} failed:\n${result.all}`);
+  return result.all;
+}
+
+/**
+ * A project in `root/webapp-operator` made as a user makes one: `tsoperator init`, then each of
+ * `createApis` as `tsoperator create api` arguments, then npm install with tsoperator packed from
+ * this checkout (`npm run build` first). Returns the project's folder.
+ */
+export async function installedProject(
+  root: string,
+  createApis: readonly (readonly string[])[],
+): Promise<string> {
+  const project = join(root, 'webapp-operator');
+  await mkdir(project);
+  await runIn(repoRoot, 'npm', ['pack', '--silent', '--pack-destination', root]);
+  const tsoperator = (args: readonly string[]): Promise<string> =>
+    runIn(project, process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
+  await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+  for (const args of createApis) await tsoperator(['create', 'api', ...args]);
+  const tarball = (await readdir(root)).find(
+    (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
+  );
+  assert.ok(tarball, 'npm pack wrote a tarball');
+  await runIn(project, 'npm', ['install', '--no-audit', '--no-fund', '--save-dev', join(root, tarball)]);
+  return project;
+}
