@@ -4,7 +4,8 @@ import type { Kind } from '../client/kind.ts';
 /**
  * How one spoke version converts to and from the hub version, as controller-runtime's
  * Convertible: `convertTo` turns a spoke object into a hub object, `convertFrom` the reverse. Both
- * get a copy they may change; `apiVersion` and `kind` of the result are set for them.
+ * get a copy they may change; `apiVersion`, `kind` and the metadata the API server does not let a
+ * conversion change (all but labels and annotations) are set on the result for them.
  */
 export interface SpokeConversion<Hub extends KubernetesObject, Spoke extends KubernetesObject> {
   convertTo(spoke: Spoke): Hub;
@@ -58,12 +59,22 @@ export class HubConverter {
 
   #toHub(version: string, obj: KubernetesObject): KubernetesObject {
     const hub = this.#spoke(version).convertTo(structuredClone(obj));
-    return { ...hub, apiVersion: this.#hub.apiVersion, kind: this.#hub.kind };
+    return {
+      ...hub,
+      apiVersion: this.#hub.apiVersion,
+      kind: this.#hub.kind,
+      metadata: keptMetadata(obj, hub),
+    };
   }
 
   #fromHub(version: string, hub: KubernetesObject): KubernetesObject {
     const spoke = this.#spoke(version).convertFrom(structuredClone(hub));
-    return { ...spoke, apiVersion: this.#apiVersion(version), kind: this.#hub.kind };
+    return {
+      ...spoke,
+      apiVersion: this.#apiVersion(version),
+      kind: this.#hub.kind,
+      metadata: keptMetadata(hub, spoke),
+    };
   }
 
   #spoke(version: string): SpokeConversion<KubernetesObject, KubernetesObject> {
@@ -84,6 +95,19 @@ export class HubConverter {
   #apiVersion(version: string): string {
     return this.#hub.group ? `${this.#hub.group}/${version}` : version;
   }
+}
+
+/**
+ * The API server refuses a conversion that changes metadata other than labels and annotations:
+ * the rest is the source's, so a conversion that forgets to copy it still works.
+ */
+function keptMetadata(source: KubernetesObject, converted: KubernetesObject): KubernetesObject['metadata'] {
+  if (!converted.metadata) return source.metadata;
+  const { labels, annotations } = converted.metadata;
+  const metadata = { ...source.metadata };
+  delete metadata.labels;
+  delete metadata.annotations;
+  return { ...metadata, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) };
 }
 
 /** `WebApp.demo.example.org`, or `Pod` for the core group. */

@@ -53,6 +53,31 @@ describe('HubConverter', () => {
     );
   });
 
+  it("keeps the source's metadata but for the labels and annotations a conversion sets", () => {
+    const forgetful = new HubConverter(HubKind, {
+      v1: {
+        convertTo: (s: KubernetesObject) => ({ spec: s }),
+        convertFrom: (h: KubernetesObject & { metadata?: object }) => ({
+          metadata: { name: 'renamed', labels: { v: '1' } },
+          spec: h,
+        }),
+      },
+    } as never);
+    const source = {
+      ...thing('x.example.org/v2', { size: 1 }),
+      metadata: { name: 't', uid: 'u', labels: { v: '2' }, annotations: { a: 'b' } },
+    };
+    assert.deepEqual(forgetful.convert(source, 'x.example.org/v1').metadata, {
+      name: 't',
+      uid: 'u',
+      labels: { v: '1' },
+    });
+    assert.deepEqual(
+      forgetful.convert({ ...source, apiVersion: 'x.example.org/v1' }, 'x.example.org/v2').metadata,
+      source.metadata,
+    );
+  });
+
   it('returns an object already at the desired version as it is', () => {
     const obj = thing('x.example.org/v1', { count: 1 });
     assert.equal(converter.convert(obj, 'x.example.org/v1'), obj);
