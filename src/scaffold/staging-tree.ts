@@ -151,6 +151,11 @@ export class StagingTree {
     this.#changes.set(path, { action, path, content: result.text, note });
   }
 
+  /** An edit the user must make by hand, listed after the writes. */
+  requireManual(path: string, note: string): void {
+    this.#manual.push({ action: 'manual', path, note });
+  }
+
   /** Paths that exist with other content and were not regenerated because --force was not given. */
   conflicts(): readonly string[] {
     return this.#conflicts;

@@ -171,14 +171,20 @@ async function stageConversion(
   for (const spoke of data.spokes) {
     await tree.generate(spoke.conversion, await render('conversion.ts', spoke.conversion));
   }
-  const spokes = data.spokes.map((s) => `${s.version}: ${s.conversionName}`).join(', ');
+  const entries = data.spokes.map((s) => `${s.version}: ${s.conversionName}`);
+  const registration = 'mgr.webhookServer.registerConversion(';
+  const setup = (await tree.read(data.paths.setup)) ?? '';
+  // One registration per hub, which may be the user's code by now: a new spoke is theirs to add.
+  const missing = setup.includes(registration) ? entries.filter((entry) => !setup.includes(entry)) : [];
+  if (missing.length > 0) {
+    tree.requireManual(data.paths.setup, `add ${missing.join(', ')} to the spokes of registerConversion`);
+  }
   await register(
-    `mgr.webhookServer.registerConversion(${data.kind}Kind, { ${spokes} });`,
+    `${registration}${data.kind}Kind, { ${entries.join(', ')} });`,
     data.spokes.map(
       (s) => `import { ${s.conversionName} } from '${importPath(data.paths.setup, s.conversion)}';`,
     ),
-    // One registration per hub: spokes added later are added to it by hand (the command says so).
-    'mgr.webhookServer.registerConversion(',
+    registration,
   );
 }
 

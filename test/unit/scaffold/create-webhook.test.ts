@@ -303,6 +303,35 @@ describe('create webhook: refusals', () => {
   });
 });
 
+describe('create webhook --conversion with a spoke added later', () => {
+  it('writes its conversion, and asks for it to be added to the registration the user may own', async () => {
+    await inWebAppProject(['v1', 'v2', 'v3'], async (dir) => {
+      await createWebhook(dir, { version: 'v1', conversion: true, spokes: ['v2'] });
+      const { plan } = await createWebhook(dir, {
+        version: 'v1',
+        conversion: true,
+        spokes: ['v3'],
+        force: true,
+      });
+      const files = await snapshotFolder(dir);
+      assert.ok(files.has('src/webhooks/v3/webapp.conversion.ts'));
+      assert.ok(
+        plan.changes.some(
+          (c) =>
+            c.action === 'manual' &&
+            c.path === 'src/webhooks/v1/webapp.webhook.ts' &&
+            c.note?.includes('add v3: webAppV3Conversion to the spokes of registerConversion'),
+        ),
+      );
+      assert.deepEqual(await projectWebhooks(dir), {
+        conversion: true,
+        spoke: ['v2', 'v3'],
+        webhookVersion: 'v1',
+      });
+    });
+  });
+});
+
 describe('create api for a second version', () => {
   it('with +kubebuilder:storageversion on the first, makes one multi-version CRD', async () => {
     await inWebAppProject(['v1', 'v2'], async (dir) => {
