@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
@@ -122,6 +122,25 @@ test('the installer is accepted by the API server, the chart holds the same obje
         assert.match(err.message, /HTTP-Code: 403[^]*violates PodSecurity/);
         return true;
       },
+    );
+
+    // config/network-policy, which config/default offers commented out, is valid where it is enabled.
+    await writeFile(
+      join(dir, 'config', 'default', 'kustomization.yaml'),
+      (await readFile(join(dir, 'config', 'default', 'kustomization.yaml'), 'utf8')).replace(
+        '# - ../network-policy',
+        '- ../network-policy',
+      ),
+    );
+    const withPolicy = await execa(kubectl, ['kustomize', join(dir, 'config', 'default')]);
+    const policy = await execa(
+      kubectl,
+      [...kubeconfig, 'apply', '--server-side', '--dry-run=server', '-f', '-'],
+      { input: withPolicy.stdout },
+    );
+    assert.match(
+      policy.stdout,
+      /networkpolicy\.networking\.k8s\.io\/webapp-operator-allow-metrics-traffic serverside-applied/,
     );
   });
 });
