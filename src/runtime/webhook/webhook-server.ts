@@ -199,7 +199,7 @@ export class WebhookServer {
     } catch (err) {
       if (err instanceof MalformedRequestError) {
         this.#options.logger.debug('malformed webhook request', { path, reason: err.message });
-        return [err.httpCode, failure(err.httpCode, 'BadRequest', err.message)];
+        return [err.httpCode, failure(err.httpCode, err.reason, err.message)];
       }
       this.#options.logger.error('webhook failed', { path, err });
       return [500, failure(500, 'InternalError', err instanceof Error ? err.message : String(err))];

@@ -12,18 +12,19 @@ export const AppKind = defineKind<App>(
   new KindRegistry(),
 );
 
-/** POSTs `body` (a string is sent as is) to the server over TLS, trusting its generated CA. */
+/** Sends `body` (a string as is) to the server over TLS, trusting its generated CA. */
 export function post(
   server: WebhookServer,
   path: string,
   body: unknown,
   contentType = 'application/json',
+  method = 'POST',
 ): Promise<{ status: number; body: unknown }> {
   const url = new URL(path, server.url ?? 'https://not-started');
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', ca: server.caBundle, headers: { 'content-type': contentType } },
+      { method, ca: server.caBundle, headers: { 'content-type': contentType } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

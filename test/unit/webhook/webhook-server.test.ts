@@ -197,6 +197,31 @@ describe('WebhookServer', () => {
     assert.equal(ok.status, 200);
   });
 
+  it('refuses a body over the size limit with 413, and a method other than POST with 405', async () => {
+    const small = new WebhookServer({
+      port: 0,
+      host: '127.0.0.1',
+      registry: new Registry(),
+      maxRequestBytes: 64,
+    });
+    small.registerValidator(AppKind, {});
+    await small.start();
+    try {
+      const big = await post(
+        small,
+        '/validate-demo-example-org-v1-app',
+        admissionReview('CREATE', { object: app({}) }),
+      );
+      assert.equal(big.status, 413);
+      assert.equal((big.body as { reason: string }).reason, 'RequestEntityTooLarge');
+      const put = await post(small, '/validate-demo-example-org-v1-app', '{}', 'application/json', 'PUT');
+      assert.equal(put.status, 405);
+      assert.equal((put.body as { reason: string }).reason, 'MethodNotAllowed');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('counts requests by path and HTTP code in controller_runtime_webhook_* metrics', async () => {
     await post(server, '/mutate-demo-example-org-v1-app', 'garbage');
     const text = await registry.metrics();
