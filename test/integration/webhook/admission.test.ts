@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { installWebhooks, startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { ApiError, isInvalid } from '../../../src/runtime/client/api-error.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
@@ -18,11 +18,11 @@ import { runInBackground, testManager } from '../controller/support.ts';
 import {
   DEFAULT_IMAGE,
   installCrdPointingAt,
-  installWebhooksPointingAt,
   webAppDefaulter,
   WebAppKind,
   webAppV2Conversion,
   webAppValidator,
+  webhookManifests,
   type WebApp,
 } from './webapp.ts';
 
@@ -61,9 +61,9 @@ describe('admission webhooks of the manager, called by the real API server over 
     mgr.webhookServer.registerConversion(WebAppKind, { v2: webAppV2Conversion });
     // As `npm start` does: serve first, register the configurations pointing here, then run
     // the manager, which keeps the started server.
-    await mgr.webhookServer.start();
+    const { url } = await mgr.webhookServer.start();
     await installCrdPointingAt(env, mgr.webhookServer);
-    await installWebhooksPointingAt(env, mgr.webhookServer);
+    await installWebhooks(env, webhookManifests, { url, caBundle: mgr.webhookServer.caBundle ?? '' });
     // A manager runs while it has controllers.
     mgr.controller(WebAppKind).complete({ reconcile: async () => ({}) });
     run = runInBackground(mgr);

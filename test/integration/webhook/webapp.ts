@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import type { Environment } from '../../../src/envtest/index.ts';
-import { newClient } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import '../../../src/runtime/client/kinds.ts';
 import type { SpokeConversion } from '../../../src/runtime/webhook/conversion.ts';
 import type { CustomDefaulter } from '../../../src/runtime/webhook/defaulter.ts';
 import {
@@ -139,10 +137,4 @@ export async function installCrdPointingAt(env: Environment, target: WebhookTarg
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Creates the generated mutating and validating webhook configurations pointed at `target`. */
-export async function installWebhooksPointingAt(env: Environment, target: WebhookTarget): Promise<void> {
-  const client = newClient({ kubeConfig: env.kubeConfig });
-  for (const manifest of await manifestsPointingAt(webhookManifests, target)) await client.create(manifest);
 }
