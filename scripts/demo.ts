@@ -115,7 +115,9 @@ try {
   step('stop: SIGTERM drains the operator');
   operator.kill('SIGTERM');
   const result = await operator;
-  process.stdout.write(`operator exited with code ${String(result.exitCode)}\n`);
+  process.stdout.write(
+    `operator stopped (${result.exitCode === undefined ? String(result.signal) : `exit code ${result.exitCode}`})\n`,
+  );
 } finally {
   await rm(root, { recursive: true, force: true });
 }

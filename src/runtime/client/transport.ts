@@ -86,7 +86,7 @@ export function transportFor(kubeConfig: KubeConfig): Transport {
           ? undefined
           : typeof req.body === 'string'
             ? req.body
-            : JSON.stringify(req.body);
+            : JSON.stringify(req.body, kubernetesTime);
       const headers: OutgoingHttpHeaders = { accept: 'application/json' };
       if (body !== undefined) {
         headers['content-type'] = req.contentType ?? 'application/json';
@@ -126,4 +126,17 @@ async function readBody(res: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A `Date` is written as metav1.Time is, RFC 3339 to the second (`Date.toJSON` adds milliseconds,
+ * which Go clients parse but kubectl and controller-runtime never write). client-node's
+ * V1MicroTime, a Date subclass, keeps its own microsecond format.
+ */
+function kubernetesTime(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (raw instanceof Date && raw.constructor === Date && !Number.isNaN(raw.getTime())) {
+    return raw.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return value;
 }

@@ -11,7 +11,7 @@ export const widgetsCrd = join(import.meta.dirname, 'testdata', 'widgets.yaml');
 
 export interface Widget extends KubernetesObject {
   spec?: { size?: number; mode?: string };
-  status?: { reconciles?: number; observedGeneration?: number };
+  status?: { reconciles?: number; observedGeneration?: number; lastSeen?: Date | string };
 }
 
 export const WidgetKind = defineKind<Widget>({

@@ -68,4 +68,13 @@ describe('createOrUpdate and createOrPatch', () => {
     assert.equal(stored?.spec?.size, 3);
     assert.equal(stored?.status?.reconciles, 3);
   });
+
+  it('writes a Date as metav1.Time does: RFC 3339 to the second', async () => {
+    const key = { namespace: 'default', name: 'timed' };
+    await createOrPatch(client, WidgetKind, key, (w) => {
+      w.status = { lastSeen: new Date(Date.UTC(2026, 10, 29, 12, 0, 0, 456)) };
+    });
+    const stored = await client.get(WidgetKind, key);
+    assert.equal(stored?.status?.lastSeen, '2026-11-29T12:00:00Z');
+  });
 });
