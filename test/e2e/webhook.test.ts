@@ -3,9 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
+import { startEnvironment } from '../../src/envtest/index.ts';
 import { repoRoot } from '../support/cli.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * The webhook flow, end to end: init, create api, create webhook --defaulting
@@ -103,4 +107,39 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
     assert.match(output, /✔ WebApp v2 converts to v1 and back without losing anything/);
     assert.match(output, /ℹ fail 0/);
   });
+
+  it('npm start serves the webhooks over HTTPS with a generated local CA when no certificate is given', async () => {
+    await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
+    const manager = execa(
+      process.execPath,
+      ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+      { cwd: project, env: { KUBECONFIG: env.admin.kubeconfigPath }, all: true, reject: false },
+    );
+    let output = '';
+    manager.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await eventually(
+      async () => (output.includes('"url":"https://127.0.0.1:9443"') ? true : undefined),
+      'the manager to serve its webhooks on 9443',
+    );
+
+    const issuer = await peerCertificateIssuer('https://127.0.0.1:9443/validate-demo-example-org-v1-webapp');
+
+    assert.equal(issuer, 'tsoperator-webhook-local-ca');
+    manager.kill('SIGTERM');
+    const result = await manager;
+    assert.equal(result.exitCode, 0, result.all);
+  });
 });
+
+/** The common name of the issuer of the certificate a server presents (not verified: it is a local CA). */
+function peerCertificateIssuer(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', rejectUnauthorized: false }, (res) => {
+      const socket = res.socket as TLSSocket;
+      resolve(String(socket.getPeerCertificate().issuer.CN));
+      res.resume();
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
