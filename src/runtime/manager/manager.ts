@@ -274,6 +274,12 @@ export class Manager {
 
   /** Runs every controller until `stop` aborts, then gives in-flight reconciles the graceful timeout. */
   async #runControllers(stop: AbortSignal): Promise<void> {
+    // A manager without controllers (webhooks only, say) still serves until it is stopped.
+    if (this.#controllers.length === 0) {
+      if (!stop.aborted)
+        await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
+      return;
+    }
     const hardStop = new AbortController();
     const onStop = (): void => {
       const timer = setTimeout(

@@ -119,4 +119,21 @@ describe('manager start-up', () => {
     assert.equal(event?.reportingController, 'widget-operator');
     assert.equal(event?.note, 'made what the widget asks for');
   });
+
+  it('keeps serving without controllers until it is stopped', async () => {
+    const mgr = await testManager(env);
+    const run = runInBackground(mgr);
+    await eventually(async () => (mgr.healthProbeUrl ? true : undefined), 'the probe server');
+    await eventually(
+      async () => ((await fetch(`${mgr.healthProbeUrl}/readyz`)).status === 200 ? true : undefined),
+      'readyz',
+    );
+    let ended = false;
+    void run.done.then(() => (ended = true));
+    // Still serving after the start-up work is over; ends only when stopped.
+    assert.equal((await fetch(`${mgr.healthProbeUrl}/healthz`)).status, 200);
+    assert.equal(ended, false);
+    await run.stop();
+    assert.equal(ended, true);
+  });
 });
