@@ -332,6 +332,23 @@ describe('create webhook --conversion with a spoke added later', () => {
   });
 });
 
+describe('create webhook in a multi-group project', () => {
+  it("puts the webhooks under the group's folder, importing the group's types", async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { multigroup: true });
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp', namespaced: false });
+      await createWebhook(dir, { defaulting: true });
+      const files = await snapshotFolder(dir);
+      const defaulter = files.get('src/webhooks/demo/v1/webapp.defaulter.ts') ?? '';
+      assert.match(defaulter, /from '\.\.\/\.\.\/\.\.\/api\/demo\/v1\/webapp\.types\.ts'/);
+      assert.match(defaulter, /from '\.\.\/\.\.\/\.\.\/runtime\/index\.ts'/);
+      const test = files.get('test/webhooks/demo/v1/webapp.webhook.test.ts') ?? '';
+      assert.match(test, /metadata: \{ name \}/);
+      assert.match(files.get('src/main.ts') ?? '', /from '\.\/webhooks\/demo\/v1\/webapp\.webhook\.ts'/);
+    });
+  });
+});
+
 describe('create api for a second version', () => {
   it('with +kubebuilder:storageversion on the first, makes one multi-version CRD', async () => {
     await inWebAppProject(['v1', 'v2'], async (dir) => {
