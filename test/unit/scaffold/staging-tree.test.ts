@@ -134,3 +134,30 @@ test('a damaged state file is an error that says how to recover', async () => {
     );
   });
 });
+
+test('generate with force for one file regenerates it as --force would, without --force for the rest', async () => {
+  await withFolder(async (dir) => {
+    await scaffold(dir, { 'test.ts': 'v1\n', 'mine.ts': 'v1\n' });
+    await writeFile(join(dir, 'mine.ts'), 'edited\n');
+    const tree = await StagingTree.open(dir);
+    await tree.generate('test.ts', 'v2\n', true);
+    await tree.generate('mine.ts', 'v2\n', true);
+    assert.deepEqual(tree.conflicts(), []);
+    assert.deepEqual(actions(tree.changes()), [
+      'overwrite test.ts',
+      'kept mine.ts',
+      `overwrite ${GENERATED_STATE_FILE}`,
+    ]);
+  });
+});
+
+test('requireManual lists an edit for the user after the writes', async () => {
+  await withFolder(async (dir) => {
+    const tree = await StagingTree.open(dir);
+    await tree.generate('a.ts', 'A\n');
+    tree.requireManual('setup.ts', 'add v3 to the spokes');
+    const changes = tree.changes();
+    assert.deepEqual(actions(changes).slice(0, 2), ['create a.ts', 'manual setup.ts']);
+    assert.equal(changes[1]?.note, 'add v3 to the spokes');
+  });
+});
