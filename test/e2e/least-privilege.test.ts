@@ -10,6 +10,7 @@ import { startEnvironment, type Environment } from '../../src/envtest/index.ts';
 import { defineKind, newClient, type Client } from '../../src/runtime/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { installedProject } from '../support/generated-project.ts';
+import { reportPodsReady } from '../support/ready-pods.ts';
 
 const NAMESPACE = 'webapp-operator-system';
 const SERVICE_ACCOUNT = 'controller-manager';
@@ -19,7 +20,11 @@ const WebAppKind = defineKind<{
   kind: string;
   metadata: { name: string; namespace: string; uid?: string };
   spec: { image?: string; port?: number; replicas?: number };
-  status?: { observedGeneration?: number; conditions?: { type: string; status: string }[] };
+  status?: {
+    observedGeneration?: number;
+    readyReplicas?: number;
+    conditions?: { type: string; status: string }[];
+  };
 }>({ apiVersion: 'demo.example.org/v1', kind: 'WebApp', plural: 'webapps', namespaced: true });
 
 interface PackageJson {
@@ -158,7 +163,7 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     });
   });
 
-  it('converges a WebApp: Deployment and Service it owns, ReplicaSets from kube-controller-manager, status', async () => {
+  it('converges a WebApp: Deployment and Service it owns, ReplicaSets from kube-controller-manager, ready replicas in its status', async () => {
     const { process: manager } = await startManager();
     try {
       const key = { namespace: 'default', name: 'shop' };
@@ -188,12 +193,18 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
         return sets.items.find((s) => s.metadata?.ownerReferences?.[0]?.uid === deployment.metadata?.uid);
       }, 'the Deployment controller to create a ReplicaSet');
       assert.equal(replicaSet.spec?.replicas, 2);
+      // No kubelet runs here: the Pods are reported Ready by the test, and the ReplicaSet controller
+      // counts them, so readyReplicas reaches the spec.
+      const kubelet = new AbortController();
+      const reportingReady = reportPodsReady(env.kubeConfig, 'default', kubelet.signal);
       const reconciled = await eventually(async () => {
         const current = await admin.get(WebAppKind, key);
-        return current?.status?.observedGeneration === 1 && current.status.conditions?.length
-          ? current
-          : undefined;
-      }, 'the operator to report observedGeneration 1 and its conditions');
+        const available = current?.status?.conditions?.find((c) => c.type === 'Available');
+        return current?.status?.readyReplicas === 2 && available?.status === 'True' ? current : undefined;
+      }, 'the operator to report 2 ready replicas and Available');
+      kubelet.abort();
+      await reportingReady;
+      assert.equal(reconciled.status?.observedGeneration, 1);
       assert.deepEqual(reconciled.status?.conditions?.map((c) => c.type).sort(), [
         'Available',
         'Degraded',
