@@ -14,3 +14,4 @@ export { resolveAssets, type Assets, type AssetsSource, type ResolveAssetsOption
 export { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion, type KubernetesVersion } from './versions.ts';
 export { CONTROL_PLANE_BINARIES } from './binaries.ts';
 export { installWebhooks, type LocalWebhookServer } from './webhooks.ts';
+export { installConversionCrds } from './conversion-crds.ts';

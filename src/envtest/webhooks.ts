@@ -6,7 +6,7 @@ import { isAlreadyExists } from '../runtime/client/api-error.ts';
 import { newClient, type Client } from '../runtime/client/client.ts';
 import { kindRegistry } from '../runtime/client/kind.ts';
 import '../runtime/client/kinds.ts';
-import { pointAtWebhookServer } from '../runtime/webhook/local-webhook-configuration.ts';
+import { pointAtWebhookServer, type WebhookTarget } from '../runtime/webhook/local-webhook-configuration.ts';
 import type { Environment } from './environment.ts';
 
 /** A webhook server running outside the cluster: where it listens and the CA of its certificate. */
@@ -43,12 +43,7 @@ export async function installWebhooks(
       'installWebhooks needs the CA of the webhook server: start it without a certificate folder, so that it generates one',
     );
   }
-  const target = {
-    clientConfig: (path: string) => ({
-      url: `${server.url}${path}`,
-      caBundle: Buffer.from(server.caBundle).toString('base64'),
-    }),
-  };
+  const target = localTarget(server);
   const manifests = await readWebhookConfigurations(manifestsPath);
   const client = newClient({ kubeConfig: env.kubeConfig });
   const installed: KubernetesObject[] = [];
@@ -56,6 +51,16 @@ export async function installWebhooks(
     installed.push(await createOrReplace(client, pointAtWebhookServer(manifest, target)));
   }
   return installed;
+}
+
+/** Where the webhooks of a manifest call `server`: the URL of each path, and its CA in base64. */
+export function localTarget(server: LocalWebhookServer): WebhookTarget {
+  return {
+    clientConfig: (path: string) => ({
+      url: `${server.url}${path}`,
+      caBundle: Buffer.from(server.caBundle).toString('base64'),
+    }),
+  };
 }
 
 async function readWebhookConfigurations(path: string): Promise<KubernetesObject[]> {
