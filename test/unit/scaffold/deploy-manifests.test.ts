@@ -38,7 +38,7 @@ function dockerStages(dockerfile: string): Stage[] {
   return stages;
 }
 
-test('the Dockerfile builds in one stage and runs on distroless Node 24 as a non-root user, with no shell', () => {
+test('the Dockerfile builds in a Node 24 stage and runs on distroless Node 24 as a non-root user, with no shell', () => {
   const stages = dockerStages(files.get('Dockerfile') ?? '');
   assert.ok(stages.length >= 2, 'multi-stage');
   const final = stages.at(-1);
