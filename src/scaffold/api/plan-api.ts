@@ -8,6 +8,7 @@ import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project
 import { resolveResource } from '../../project/resolve-resource.ts';
 import type { Change } from '../change.ts';
 import { finishPlan } from '../finish-plan.ts';
+import { formatGenerated } from '../format-generated.ts';
 import { licenseHeader } from '../license-header.ts';
 import { templatesDir } from '../package-paths.ts';
 import { renderTemplate } from '../render-template.ts';
@@ -119,10 +120,8 @@ async function render(
   target: string,
   data: (target: string) => ApiTemplateData,
 ): Promise<void> {
-  await tree.generate(
-    target,
-    await renderTemplate(join(templatesDir('api'), `${template}.ejs`), data(target)),
-  );
+  const text = await renderTemplate(join(templatesDir('api'), `${template}.ejs`), data(target));
+  await tree.generate(target, await formatGenerated(tree.root, target, text));
 }
 
 function templateData(
