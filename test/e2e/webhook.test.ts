@@ -104,7 +104,7 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
     const output = await run('npm', ['test']);
     assert.match(output, /✔ fills in the defaults/);
     assert.match(output, /✔ refuses an invalid WebApp with the validator's message/);
-    assert.match(output, /✔ WebApp v2 converts to v1 and back without losing anything/);
+    assert.match(output, /✔ v2 converts to v1 and back through the API server/);
     assert.match(output, /ℹ fail 0/);
   });
 

@@ -133,7 +133,10 @@ describe('create webhook: each flag combination', () => {
         /^- path: patches\/webhook_in_webapps\.yaml$/m,
       );
       assert.match(files.get('config/default/kustomization.yaml') ?? '', /name: webapps\.demo\.example\.org/);
-      assert.match(files.get('test/webhooks/v1/webapp.webhook.test.ts') ?? '', /v3 converts to v1 and back/);
+      assert.match(
+        files.get('test/webhooks/v1/webapp.webhook.test.ts') ?? '',
+        /v3 converts to v1 and back through the API server/,
+      );
       assert.deepEqual(await projectWebhooks(dir), {
         conversion: true,
         spoke: ['v2', 'v3'],
