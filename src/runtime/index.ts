@@ -201,3 +201,5 @@ export {
 } from './webhook/admission-review.ts';
 /** The paths controller-runtime serves a kind's webhooks on: `/mutate-<group>-<version>-<kind>`, `/validate-...`. */
 export { mutatePath, validatePath } from './webhook/webhook-paths.ts';
+/** For `npm start` outside the cluster: point the generated webhook configurations at this process. */
+export { installLocalWebhooks } from './webhook/install-local-webhooks.ts';

@@ -29,6 +29,13 @@ export interface ManagerOptions {
    * Ignored when `webhookServer` is given.
    */
   webhookCertPath?: string;
+  /**
+   * For running outside the cluster against a local API server (envtest, say): once the webhook
+   * server has started, apply the webhook configurations of this generated manifests file pointed
+   * at it, trusting its generated CA. Needs create and patch on the webhook configurations.
+   * Default: '' (the configurations come from `npm run deploy`).
+   */
+  webhookInstallLocal?: string;
   /** Let the metrics server speak HTTP/2. Default: false (HTTP/2 rapid reset, CVE-2023-44487). */
   enableHttp2?: boolean;
   /** `host:port` or `:port` of /healthz and /readyz; '0' turns them off. Default: ':8081'. */
@@ -96,6 +103,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     metricsSecure,
     metricsCertPath: options.metricsCertPath ?? '',
     webhookCertPath: options.webhookCertPath ?? '',
+    webhookInstallLocal: options.webhookInstallLocal ?? '',
     enableHttp2: options.enableHttp2 ?? false,
     healthProbeBindAddress: options.healthProbeBindAddress ?? ':8081',
     leaderElection: options.leaderElection ?? false,

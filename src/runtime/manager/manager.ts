@@ -13,6 +13,7 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
 import type { Logger } from '../log/logger.ts';
+import { installLocalWebhooks } from '../webhook/install-local-webhooks.ts';
 import { ApiEventRecorder } from '../events/api-event-recorder.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
 import { startMetricsServer, type MetricsServerOptions } from '../metrics/metrics-server.ts';
@@ -166,6 +167,10 @@ export class Manager {
     try {
       if (this.#options.checkPermissions)
         await checkPermissions(this.#options.kubeConfig, this.#requiredPermissions());
+      if (this.webhookServer.url && this.#options.webhookInstallLocal) {
+        const installed = await installLocalWebhooks(this.client, this.webhookServer, this.#options.webhookInstallLocal);
+        this.logger.info('webhook configurations point at this process', { configurations: installed });
+      }
       this.cache.start(caches.signal);
       if (!(await this.cache.waitForCacheSync(shutdown))) return;
       this.#cachesSynced = true;
@@ -222,7 +227,12 @@ export class Manager {
       this.#recorders.size > 0
         ? ['create', 'patch'].map((verb) => ({ group: 'events.k8s.io', resource: 'events', verb }))
         : [];
-    return [...watched, ...metricsAuth, ...events, ...this.#options.permissions];
+    const localWebhooks: Permission[] = this.#options.webhookInstallLocal
+      ? ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((resource) =>
+          ['create', 'patch'].map((verb) => ({ group: 'admissionregistration.k8s.io', resource, verb })),
+        )
+      : [];
+    return [...watched, ...metricsAuth, ...events, ...localWebhooks, ...this.#options.permissions];
   }
 
   #servesSecureMetrics(): boolean {
@@ -248,6 +258,14 @@ export class Manager {
     if (probes) this.#probeServer = await this.#probes.listen(probes);
     // Before the caches: a cache of a converted kind syncs only once /convert answers.
     const webhooks = this.webhookServer.hasHandlers ? await this.webhookServer.start() : undefined;
+    if (webhooks && this.#options.webhookInstallLocal) {
+      const installed = await installLocalWebhooks(
+        this.client,
+        this.webhookServer,
+        this.#options.webhookInstallLocal,
+      );
+      this.logger.info('webhook configurations point at this process', { configurations: installed });
+    }
     const servers = [this.#metricsServer, this.#probeServer, webhooks].filter((s) => s !== undefined);
     for (const server of servers) this.logger.info('serving', { url: server.url });
     return servers;

@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '../client/client.ts';
+import { pointAtWebhookServer, type WebhookTarget } from './local-webhook-configuration.ts';
+
+const CONFIGURATION_KINDS = new Set(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+
+/**
+ * For `npm start` against a local API server: applies the webhook configurations of a generated
+ * manifests file (config/webhook/manifests.yaml) with every webhook calling this process's webhook
+ * server and trusting the CA it generated, which exists only in this process. Server-side apply
+ * with force: a rerun takes the configurations over from the last one. Returns their names.
+ */
+export async function installLocalWebhooks(
+  client: Client,
+  server: WebhookTarget,
+  manifestsPath: string,
+): Promise<string[]> {
+  const text = await readFile(manifestsPath, 'utf8').catch((err: unknown) => {
+    throw new Error(
+      `cannot read the webhook manifests ${manifestsPath} (run \`tsoperator manifests\` first)`,
+      { cause: err },
+    );
+  });
+  const manifests = (loadAllYaml(text) as (KubernetesObject | null)[]).filter(
+    (m): m is KubernetesObject => m !== null && CONFIGURATION_KINDS.has(m.kind ?? ''),
+  );
+  const names: string[] = [];
+  for (const manifest of manifests) {
+    const applied = await client.apply(pointAtWebhookServer(manifest, server), { force: true });
+    names.push(`${applied.kind}/${applied.metadata?.name ?? ''}`);
+  }
+  return names;
+}
