@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
-import { defineKind, newClient } from '../../src/runtime/index.ts';
+import { DeploymentKind, ServiceKind, defineKind, newClient } from '../../src/runtime/index.ts';
 import { repoRoot } from '../support/cli.ts';
 import { eventually } from '../support/eventually.ts';
+import { findDescendant } from '../support/process-tree.ts';
 
 /**
  * The flow a user follows, end to end: init, create api, npm install (with tsoperator packed from
@@ -43,7 +44,7 @@ describe('a scaffolded project builds, lints and tests green', () => {
   });
   after(() => rm(root, { recursive: true, force: true }));
 
-  it('init, then create api --group demo --version v1 --kind WebApp', async () => {
+  it('init, then create api --group demo --version v1 --kind WebApp --image nginx:1.27 --port 80', async () => {
     await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
     const output = await tsoperator([
       'create',
@@ -54,12 +55,22 @@ describe('a scaffolded project builds, lints and tests green', () => {
       'v1',
       '--kind',
       'WebApp',
+      '--image',
+      'nginx:1.27',
+      '--port',
+      '80',
     ]);
     assert.match(output, /create {4}src\/controllers\/webapp\.controller\.ts/);
+    assert.match(output, /create {4}src\/controllers\/webapp\.resources\.ts/);
     assert.ok(
       existsSync(join(project, 'config', 'crd', 'bases', 'demo.example.org_webapps.yaml')),
       'create api generated the CRD',
     );
+  });
+
+  it('create api --kind Cache: a kind with the generic reconciler', async () => {
+    const output = await tsoperator(['create', 'api', '--kind', 'Cache']);
+    assert.match(output, /create {4}src\/controllers\/cache\.controller\.ts/);
   });
 
   it('create api for a Kubernetes kind: a controller without types', async () => {
@@ -96,47 +107,73 @@ describe('a scaffolded project builds, lints and tests green', () => {
 
   it('npm test: the controller test passes on the envtest control plane', async () => {
     const output = await run('npm', ['test']);
-    assert.match(output, /✔ records the generation it reconciled in the status/);
+    assert.match(output, /✔ creates a Deployment and a Service that the WebApp controls/);
+    assert.match(output, /✔ puts back a Deployment edited by hand and a Service deleted by hand/);
+    assert.match(output, /✔ runs the cleanup once deleted, and lets the WebApp go/);
+    assert.match(output, /✔ CacheReconciler/);
     assert.match(output, /✔ DeploymentReconciler/);
     assert.match(output, /ℹ fail 0/);
   });
 
-  it('npm start runs the manager: it reconciles a WebApp, and stops cleanly on SIGTERM', async () => {
+  it('npm start runs the manager on the current kubeconfig; a sample applied with kubectl is reconciled', async () => {
     await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
+    // As a user with kind: KUBECONFIG names the cluster, the project's npm start does the rest.
+    const kubeconfig = { KUBECONFIG: env.admin.kubeconfigPath };
     const manager = execa(
-      process.execPath,
-      ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+      'npm',
+      ['start', '--', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
       {
         cwd: project,
-        env: { KUBECONFIG: env.admin.kubeconfigPath },
+        env: { ...kubeconfig, PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}` },
         all: true,
         reject: false,
       },
     );
-    const client = newClient({ kubeConfig: env.kubeConfig });
-    const webAppKind = defineKind({
-      apiVersion: 'demo.example.org/v1',
-      kind: 'WebApp',
-      plural: 'webapps',
-      namespaced: true,
-    });
-    const key = { namespace: 'default', name: 'sample' };
-    await client.create({
-      apiVersion: webAppKind.apiVersion,
-      kind: webAppKind.kind,
-      metadata: key,
-      spec: {},
-    });
+    try {
+      await execa('kubectl', ['apply', '-f', 'config/samples/demo_v1_webapp.yaml'], {
+        cwd: project,
+        env: kubeconfig,
+      });
+      const client = newClient({ kubeConfig: env.kubeConfig });
+      const key = { namespace: 'default', name: 'webapp-sample' };
 
-    const reconciled = await eventually(async () => {
-      const app = (await client.get(webAppKind, key)) as
-        { status?: { observedGeneration?: number } } | undefined;
-      return app?.status?.observedGeneration === 1 ? app : undefined;
-    }, 'the manager to record observedGeneration 1 on the WebApp');
+      const reconciled = await eventually(async () => {
+        const app = (await client.get(webAppKind, key)) as WebAppStatusView | undefined;
+        return app?.status?.observedGeneration === 1 ? app : undefined;
+      }, 'the manager to record observedGeneration 1 on the WebApp');
 
-    assert.equal(reconciled.status?.observedGeneration, 1);
-    manager.kill('SIGTERM');
+      assert.equal(reconciled.status?.readyReplicas, 0);
+      const available = reconciled.status?.conditions?.find((c) => c.type === 'Available');
+      assert.equal(available?.status, 'False', 'no kubelet runs the Pods');
+      const deployment = await client.get(DeploymentKind, key);
+      assert.equal(deployment?.spec?.template.spec?.containers[0]?.image, 'nginx:1.27');
+      assert.equal((await client.get(ServiceKind, key))?.spec?.ports?.[0]?.port, 80);
+    } finally {
+      // SIGTERM to the manager itself, as the kubelet sends it; npm start then exits with its code.
+      // (Signalling npm alone would leave its child running: npm does not wait for it.)
+      const pid = await eventually(
+        () => findDescendant(manager.pid ?? 0, 'src/main.ts'),
+        'npm start to run the manager',
+      );
+      process.kill(pid, 'SIGTERM');
+    }
     const result = await manager;
     assert.equal(result.exitCode, 0, result.all);
   });
+});
+
+/** What the test reads of a WebApp: its status. */
+interface WebAppStatusView {
+  status?: {
+    observedGeneration?: number;
+    readyReplicas?: number;
+    conditions?: { type: string; status: string }[];
+  };
+}
+
+const webAppKind = defineKind({
+  apiVersion: 'demo.example.org/v1',
+  kind: 'WebApp',
+  plural: 'webapps',
+  namespaced: true,
 });
