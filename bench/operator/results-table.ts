@@ -30,7 +30,7 @@ function rowOf(name: string, runs: readonly ContenderRun[]): Row {
     name,
     seconds: median(mine.map((r) => r.seconds)),
     firstWriteSeconds: median(mine.map((r) => r.firstWriteSeconds)),
-    peakRssMiB: Math.max(...mine.map((r) => r.peakRssBytes)) / 2 ** 20,
+    peakRssMiB: median(mine.map((r) => r.peakRssBytes)) / 2 ** 20,
     cpuSeconds: median(mine.map((r) => r.cpuSeconds)),
     controlPlaneCpuSeconds: median(mine.map((r) => r.controlPlaneCpuSeconds)),
     writes: median(mine.map((r) => served(r.requests, /^(POST|PUT|PATCH|DELETE) .* 2\d\d$/))),
@@ -43,9 +43,8 @@ function ratio(a: Row | undefined, b: Row | undefined): string {
 }
 
 /**
- * The medians of every contender (peak RSS: the largest seen; writes and conflicts as the API
- * server counted them), then the ratios the goal is about:
- * tsoperator against controller-runtime and against the faster raw loop.
+ * The medians of every contender (writes and conflicts as the API server counted them), then
+ * the ratios the goal is about: tsoperator against controller-runtime and the faster raw loop.
  */
 export function resultsTable(runs: readonly ContenderRun[], webApps: number): string {
   const rows = [...new Set(runs.map((r) => r.name))].map((name) => rowOf(name, runs));
