@@ -115,7 +115,7 @@ describe('a scaffolded project builds, lints and tests green', () => {
     assert.match(output, /ℹ fail 0/);
   });
 
-  it('npm start runs the manager on the current kubeconfig; a sample applied with kubectl is reconciled', async () => {
+  it('npm start runs the manager on the current kubeconfig: a sample applied with kubectl is reconciled, repaired and finalized', async () => {
     await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
     // As a user with kind: KUBECONFIG names the cluster, the project's npm start does the rest.
     const kubeconfig = { KUBECONFIG: env.admin.kubeconfigPath };
@@ -147,7 +147,23 @@ describe('a scaffolded project builds, lints and tests green', () => {
       assert.equal(available?.status, 'False', 'no kubelet runs the Pods');
       const deployment = await client.get(DeploymentKind, key);
       assert.equal(deployment?.spec?.template.spec?.containers[0]?.image, 'nginx:1.27');
-      assert.equal((await client.get(ServiceKind, key))?.spec?.ports?.[0]?.port, 80);
+      const service = await client.get(ServiceKind, key);
+      assert.ok(service, 'the manager made the Service');
+      assert.equal(service.spec?.ports?.[0]?.port, 80);
+
+      // Drift: the Service deleted by hand is put back, through the manager's watch on what it owns.
+      await client.delete(service);
+      await eventually(async () => {
+        const recreated = await client.get(ServiceKind, key);
+        return recreated && recreated.metadata?.uid !== service.metadata?.uid ? recreated : undefined;
+      }, 'the manager to recreate the Service');
+
+      // Deleted with kubectl: the finalizer's cleanup runs, and the WebApp goes.
+      await execa('kubectl', ['delete', '-f', 'config/samples/demo_v1_webapp.yaml', '--timeout=60s'], {
+        cwd: project,
+        env: kubeconfig,
+      });
+      assert.equal(await client.get(webAppKind, key), undefined);
     } finally {
       // SIGTERM to the manager itself, as the kubelet sends it; npm start then exits with its code.
       // (Signalling npm alone would leave its child running: npm does not wait for it.)
