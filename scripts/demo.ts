@@ -87,6 +87,8 @@ try {
       stdout: 'ignore',
       stderr: 'ignore',
       reject: false,
+      // Its own process group: npm does not pass SIGTERM on to the manager; a group signal does.
+      detached: true,
     },
   );
 
@@ -113,13 +115,25 @@ try {
   await kubectl(['get', 'webapps', '-o', 'yaml']);
 
   step('stop: SIGTERM drains the operator');
-  operator.kill('SIGTERM');
+  const group = -(operator.pid ?? 0);
+  process.kill(group, 'SIGTERM');
   const result = await operator;
+  // npm exits on the signal at once; the manager drains on its own, so wait for the whole group.
+  while (groupAlive(group)) await sleep(100);
   process.stdout.write(
-    `operator stopped (${result.exitCode === undefined ? String(result.signal) : `exit code ${result.exitCode}`})\n`,
+    `operator stopped (npm: ${result.signal ?? `exit code ${String(result.exitCode)}`})\n`,
   );
 } finally {
   await rm(root, { recursive: true, force: true });
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Polls a command until its output passes `ok` (60 s at most): the operator works asynchronously. */

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
+import { newClient } from '../../src/runtime/client/client.ts';
 import { repoRoot } from '../support/cli.ts';
 import { eventually } from '../support/eventually.ts';
 
@@ -108,11 +110,11 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
     assert.match(output, /ℹ fail 0/);
   });
 
-  it('npm start serves the webhooks over HTTPS with a generated local CA when no certificate is given', async () => {
+  it('npm start serves the webhooks with a generated local CA, and --webhook-install-local points the API server at them', async () => {
     await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
     const manager = execa(
       process.execPath,
-      ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+      ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--webhook-install-local'],
       { cwd: project, env: { KUBECONFIG: env.admin.kubeconfigPath }, all: true, reject: false },
     );
     let output = '';
@@ -123,8 +125,23 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
     );
 
     const issuer = await peerCertificateIssuer('https://127.0.0.1:9443/validate-demo-example-org-v1-webapp');
-
     assert.equal(issuer, 'tsoperator-webhook-local-ca');
+
+    // The API server now calls this process: the generated defaulter fills in spec.foo.
+    const client = newClient({ kubeConfig: env.kubeConfig });
+    let attempt = 0;
+    const defaulted = await eventually(async () => {
+      attempt += 1;
+      const app = await client.create<KubernetesObject & { spec?: { foo?: string } }>({
+        apiVersion: 'demo.example.org/v1',
+        kind: 'WebApp',
+        metadata: { name: `local-${attempt}`, namespace: 'default' },
+        spec: {},
+      });
+      return app.spec?.foo === 'bar' ? app : undefined;
+    }, 'the API server to call the local defaulting webhook');
+    assert.equal(defaulted.spec?.foo, 'bar');
+
     manager.kill('SIGTERM');
     const result = await manager;
     assert.equal(result.exitCode, 0, result.all);
