@@ -10,6 +10,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
+import { defineKind } from '../../src/runtime/client/kind.ts';
 import { repoRoot } from '../support/cli.ts';
 import { eventually } from '../support/eventually.ts';
 
@@ -117,32 +118,37 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
       ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--webhook-install-local'],
       { cwd: project, env: { KUBECONFIG: env.admin.kubeconfigPath }, all: true, reject: false },
     );
-    let output = '';
-    manager.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(
-      async () => (output.includes('"url":"https://127.0.0.1:9443"') ? true : undefined),
-      'the manager to serve its webhooks on 9443',
-    );
+    try {
+      let output = '';
+      manager.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await eventually(
+        async () => (output.includes('"url":"https://127.0.0.1:9443"') ? true : undefined),
+        'the manager to serve its webhooks on 9443',
+      );
 
-    const issuer = await peerCertificateIssuer('https://127.0.0.1:9443/validate-demo-example-org-v1-webapp');
-    assert.equal(issuer, 'tsoperator-webhook-local-ca');
+      const issuer = await peerCertificateIssuer(
+        'https://127.0.0.1:9443/validate-demo-example-org-v1-webapp',
+      );
+      assert.equal(issuer, 'tsoperator-webhook-local-ca');
 
-    // The API server now calls this process: the generated defaulter fills in spec.foo.
-    const client = newClient({ kubeConfig: env.kubeConfig });
-    let attempt = 0;
-    const defaulted = await eventually(async () => {
-      attempt += 1;
-      const app = await client.create<KubernetesObject & { spec?: { foo?: string } }>({
-        apiVersion: 'demo.example.org/v1',
-        kind: 'WebApp',
-        metadata: { name: `local-${attempt}`, namespace: 'default' },
-        spec: {},
-      });
-      return app.spec?.foo === 'bar' ? app : undefined;
-    }, 'the API server to call the local defaulting webhook');
-    assert.equal(defaulted.spec?.foo, 'bar');
-
-    manager.kill('SIGTERM');
+      // The API server now calls this process: the generated defaulter fills in spec.foo.
+      const client = newClient({ kubeConfig: env.kubeConfig });
+      defineKind({ apiVersion: 'demo.example.org/v1', kind: 'WebApp', plural: 'webapps', namespaced: true });
+      let attempt = 0;
+      const defaulted = await eventually(async () => {
+        attempt += 1;
+        const app = await client.create<KubernetesObject & { spec?: { foo?: string } }>({
+          apiVersion: 'demo.example.org/v1',
+          kind: 'WebApp',
+          metadata: { name: `local-${attempt}`, namespace: 'default' },
+          spec: {},
+        });
+        return app.spec?.foo === 'bar' ? app : undefined;
+      }, 'the API server to call the local defaulting webhook');
+      assert.equal(defaulted.spec?.foo, 'bar');
+    } finally {
+      manager.kill('SIGTERM');
+    }
     const result = await manager;
     assert.equal(result.exitCode, 0, result.all);
   });
