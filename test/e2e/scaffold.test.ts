@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { DeploymentKind, ServiceKind, defineKind, newClient } from '../../src/runtime/index.ts';
 import { repoRoot } from '../support/cli.ts';
+import { runIn } from '../support/generated-project.ts';
 import { eventually } from '../support/eventually.ts';
 import { findDescendant } from '../support/process-tree.ts';
 
@@ -21,15 +22,8 @@ describe('a scaffolded project builds, lints and tests green', () => {
   let project = '';
 
   /** Runs a command in the generated project, failing with its output when it fails. */
-  async function run(file: string, args: readonly string[], cwd = project): Promise<string> {
-    // Without NODE_TEST_CONTEXT, the project's own `node --test` runs its tests instead of
-    // taking itself for a test file of this run and skipping them.
-    const env = { ...process.env };
-    delete env['NODE_TEST_CONTEXT'];
-    const result = await execa(file, args, { cwd, all: true, reject: false, env, extendEnv: false });
-    assert.equal(result.exitCode, 0, `${file} ${args.join(' ')} failed:\n${result.all}`);
-    return result.all;
-  }
+  const run = (file: string, args: readonly string[], cwd = project): Promise<string> =>
+    runIn(cwd, file, args);
 
   const tsoperator = (args: readonly string[]): Promise<string> =>
     run(process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
