@@ -7,6 +7,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiErrorFrom } from './api-error.ts';
+import { countRestRequest } from './rest-client-metrics.ts';
 
 /** One HTTP request to the API server. `path` includes the query string. */
 export interface RestRequest {
@@ -95,12 +96,14 @@ export function transportFor(kubeConfig: KubeConfig): Transport {
       const res = await send(await options(req.method, req.path, headers), body, req.signal);
       const text = await readBody(res);
       const status = res.statusCode ?? 0;
+      countRestRequest(server.host, req.method, status);
       if (status < 200 || status > 299) throw apiErrorFrom(status, text, `${req.method} ${req.path}`);
       return JSON.parse(text) as T;
     },
 
     async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
       const res = await send(await options('GET', path, { accept: 'application/json' }), undefined, signal);
+      countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;
       const text = await readBody(res);
       throw apiErrorFrom(res.statusCode ?? 0, text, `GET ${path}`);
