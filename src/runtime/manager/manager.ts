@@ -168,7 +168,11 @@ export class Manager {
       if (this.#options.checkPermissions)
         await checkPermissions(this.#options.kubeConfig, this.#requiredPermissions());
       if (this.webhookServer.url && this.#options.webhookInstallLocal) {
-        const installed = await installLocalWebhooks(this.client, this.webhookServer, this.#options.webhookInstallLocal);
+        const installed = await installLocalWebhooks(
+          this.client,
+          this.webhookServer,
+          this.#options.webhookInstallLocal,
+        );
         this.logger.info('webhook configurations point at this process', { configurations: installed });
       }
       this.cache.start(caches.signal);
