@@ -66,8 +66,7 @@ test('the installer is accepted by the API server, the chart holds the same obje
       /deployment\.apps\/webapp-operator-controller-manager serverside-applied \(server dry run\)/,
     );
 
-    // The manager's own roles; the per-kind admin role grants `*` on its kind to people, as
-    // Kubebuilder's does, and is bound to no one.
+    // The manager's own roles, bound to its ServiceAccount.
     const managerRoles = new Set(
       objects
         .filter((o) => o.subjects?.some((s) => s.name === 'webapp-operator-controller-manager'))
@@ -78,8 +77,16 @@ test('the installer is accepted by the API server, the chart holds the same obje
       'webapp-operator-manager-role',
       'webapp-operator-metrics-auth-role',
     ]);
-    const roles = objects.filter((o) => managerRoles.has(o.metadata.name) && o.kind.endsWith('Role'));
-    assert.equal(roles.length, managerRoles.size);
+    assert.equal(
+      objects.filter((o) => managerRoles.has(o.metadata.name) && o.kind.endsWith('Role')).length,
+      managerRoles.size,
+    );
+    // No generated role grants a wildcard: neither the manager's nor the per-kind admin, editor and viewer roles.
+    const roles = objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'Role');
+    assert.ok(
+      roles.some((r) => r.metadata.name.endsWith('webapp-admin-role')),
+      'the admin role is in the build',
+    );
     for (const role of roles) {
       for (const rule of role.rules ?? []) {
         assert.ok(!rule.verbs?.includes('*'), `${role.metadata.name} grants every verb`);
