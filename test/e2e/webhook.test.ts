@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
@@ -11,8 +11,7 @@ import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { defineKind } from '../../src/runtime/client/kind.ts';
-import { repoRoot } from '../support/cli.ts';
-import { runIn } from '../support/generated-project.ts';
+import { installTsoperator, packCheckout, runIn, tsoperatorIn } from '../support/generated-project.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
@@ -24,20 +23,19 @@ import { eventually } from '../support/eventually.ts';
 describe('a scaffolded project with webhooks builds, lints and tests green', () => {
   let root = '';
   let project = '';
+  let tarball = '';
 
   /** Runs a command in the generated project, failing with its output when it fails. */
-  const run = (file: string, args: readonly string[], cwd = project): Promise<string> =>
-    runIn(cwd, file, args);
+  const run = (file: string, args: readonly string[]): Promise<string> => runIn(project, file, args);
 
-  const tsoperator = (args: readonly string[]): Promise<string> =>
-    run(process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
+  const tsoperator = (args: readonly string[]): Promise<string> => tsoperatorIn(project, args);
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'tsoperator-e2e-webhook-'));
     project = join(root, 'webapp-operator');
     await mkdir(project);
     // Packs the built CLI (`npm run build` first, as for every test of the bin).
-    await run('npm', ['pack', '--silent', '--pack-destination', root], repoRoot);
+    tarball = await packCheckout(root);
   });
   after(() => rm(root, { recursive: true, force: true }));
 
@@ -81,11 +79,7 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
   });
 
   it('npm install, with tsoperator from this checkout', async () => {
-    const tarball = (await readdir(root)).find(
-      (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
-    );
-    assert.ok(tarball, 'npm pack wrote a tarball');
-    await run('npm', ['install', '--no-audit', '--no-fund', '--save-dev', join(root, tarball)]);
+    await installTsoperator(project, tarball);
   });
 
   it('npm run build', async () => {

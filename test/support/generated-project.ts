@@ -15,6 +15,26 @@ export async function runIn(cwd: string, file: string, args: readonly string[]):
   return result.all;
 }
 
+/** Packs this checkout (built with `npm run build` first) into `root`; returns the tarball's path. */
+export async function packCheckout(root: string): Promise<string> {
+  await runIn(repoRoot, 'npm', ['pack', '--silent', '--pack-destination', root]);
+  const tarball = (await readdir(root)).find(
+    (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
+  );
+  assert.ok(tarball, 'npm pack wrote a tarball');
+  return join(root, tarball);
+}
+
+/** Runs the built `tsoperator` CLI in `project`, failing with its output when it fails. */
+export function tsoperatorIn(project: string, args: readonly string[]): Promise<string> {
+  return runIn(project, process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
+}
+
+/** npm install of a packed tsoperator into a generated project, as its devDependency. */
+export async function installTsoperator(project: string, tarball: string): Promise<void> {
+  await runIn(project, 'npm', ['install', '--no-audit', '--no-fund', '--save-dev', tarball]);
+}
+
 /**
  * A project in `root/webapp-operator` made as a user makes one: `tsoperator init`, then each of
  * `createApis` as `tsoperator create api` arguments, then npm install with tsoperator packed from
@@ -26,15 +46,9 @@ export async function installedProject(
 ): Promise<string> {
   const project = join(root, 'webapp-operator');
   await mkdir(project);
-  await runIn(repoRoot, 'npm', ['pack', '--silent', '--pack-destination', root]);
-  const tsoperator = (args: readonly string[]): Promise<string> =>
-    runIn(project, process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args]);
-  await tsoperator(['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
-  for (const args of createApis) await tsoperator(['create', 'api', ...args]);
-  const tarball = (await readdir(root)).find(
-    (name) => name.startsWith('tsoperator-') && name.endsWith('.tgz'),
-  );
-  assert.ok(tarball, 'npm pack wrote a tarball');
-  await runIn(project, 'npm', ['install', '--no-audit', '--no-fund', '--save-dev', join(root, tarball)]);
+  const tarball = await packCheckout(root);
+  await tsoperatorIn(project, ['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+  for (const args of createApis) await tsoperatorIn(project, ['create', 'api', ...args]);
+  await installTsoperator(project, tarball);
   return project;
 }
