@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { startEnvironment } from '../src/envtest/index.ts';
+import { isAlive } from '../src/envtest/process-alive.ts';
 
 const repo = join(import.meta.dirname, '..');
 const root = await mkdtemp(join(tmpdir(), 'tsoperator-demo-'));
@@ -119,21 +120,12 @@ try {
   process.kill(group, 'SIGTERM');
   const result = await operator;
   // npm exits on the signal at once; the manager drains on its own, so wait for the whole group.
-  while (groupAlive(group)) await sleep(100);
+  while (isAlive(group)) await sleep(100);
   process.stdout.write(
     `operator stopped (npm: ${result.signal ?? `exit code ${String(result.exitCode)}`})\n`,
   );
 } finally {
   await rm(root, { recursive: true, force: true });
-}
-
-function groupAlive(group: number): boolean {
-  try {
-    process.kill(group, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Polls a command until its output passes `ok` (60 s at most): the operator works asynchronously. */

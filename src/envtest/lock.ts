@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive } from './process-alive.ts';
 
 /**
  * A lock between processes on one machine: a folder made with mkdir (atomic) holding the owner's
@@ -40,11 +41,5 @@ async function ownerAlive(lockDir: string): Promise<boolean> {
     // The owner made the folder but has not written its pid yet.
     return true;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
 }

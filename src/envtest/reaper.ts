@@ -5,6 +5,7 @@
  * nothing behind.
  */
 import { rmSync } from 'node:fs';
+import { isAlive } from './process-alive.ts';
 
 const pids = new Set<number>();
 const dirs = new Set<string>();
@@ -54,13 +55,7 @@ function reap(): void {
   signalAll('SIGTERM');
   const deadline = Date.now() + 5000;
   while (pids.size > 0 && Date.now() < deadline) {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        pids.delete(pid);
-      }
-    }
+    for (const pid of pids) if (!isAlive(pid)) pids.delete(pid);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
   }
   signalAll('SIGKILL');

@@ -1,12 +1,4 @@
-/** True while a process with this pid exists (signal 0 probes without signalling). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { isAlive } from '../../src/envtest/process-alive.ts';
 
 /** Waits until none of `pids` is alive, or `timeoutMs` passes; returns those still alive. */
 export async function waitForExit(pids: readonly number[], timeoutMs: number): Promise<number[]> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { CoreV1Api, CustomObjectsApi, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { isAlive } from '../../support/processes.ts';
+import { isAlive } from '../../../src/envtest/process-alive.ts';
 
 const fixtures = join(import.meta.dirname, 'testdata');
 
