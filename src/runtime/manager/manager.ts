@@ -173,7 +173,9 @@ export class Manager {
           this.webhookServer,
           this.#options.webhookInstallLocal,
         );
-        this.logger.info('webhook configurations point at this process', { configurations: installed });
+        this.logger.info('webhook configurations point at this process', {
+          configurations: installed.map((c) => `${c.kind ?? ''}/${c.metadata?.name ?? ''}`),
+        });
       }
       this.cache.start(caches.signal);
       if (!(await this.cache.waitForCacheSync(shutdown))) return;

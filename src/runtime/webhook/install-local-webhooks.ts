@@ -9,13 +9,13 @@ const CONFIGURATION_KINDS = new Set(['MutatingWebhookConfiguration', 'Validating
  * For `npm start` against a local API server: applies the webhook configurations of a generated
  * manifests file (config/webhook/manifests.yaml) with every webhook calling this process's webhook
  * server and trusting the CA it generated, which exists only in this process. Server-side apply
- * with force: a rerun takes the configurations over from the last one. Returns their names.
+ * with force: a rerun takes the configurations over from the last one. Returns them as applied.
  */
 export async function installLocalWebhooks(
   client: Client,
   server: WebhookTarget,
   manifestsPath: string,
-): Promise<string[]> {
+): Promise<KubernetesObject[]> {
   const text = await readFile(manifestsPath, 'utf8').catch((err: unknown) => {
     throw new Error(
       `cannot read the webhook manifests ${manifestsPath} (run \`tsoperator manifests\` first)`,
@@ -25,10 +25,8 @@ export async function installLocalWebhooks(
   const manifests = (loadAllYaml(text) as (KubernetesObject | null)[]).filter(
     (m): m is KubernetesObject => m !== null && CONFIGURATION_KINDS.has(m.kind ?? ''),
   );
-  const names: string[] = [];
-  for (const manifest of manifests) {
-    const applied = await client.apply(pointAtWebhookServer(manifest, server), { force: true });
-    names.push(`${applied.kind}/${applied.metadata?.name ?? ''}`);
-  }
-  return names;
+  const applied: KubernetesObject[] = [];
+  for (const manifest of manifests)
+    applied.push(await client.apply(pointAtWebhookServer(manifest, server), { force: true }));
+  return applied;
 }
