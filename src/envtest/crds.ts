@@ -20,16 +20,26 @@ export async function installCrds(
 ): Promise<V1CustomResourceDefinition[]> {
   const crds: V1CustomResourceDefinition[] = [];
   for (const path of paths) crds.push(...(await readCrds(path)));
+  return applyCrds(kc, crds, timeoutMs);
+}
+
+/** Creates (or replaces) these CRDs and waits until each is Established and served. */
+export async function applyCrds(
+  kc: KubeConfig,
+  crds: readonly V1CustomResourceDefinition[],
+  timeoutMs = 30_000,
+): Promise<V1CustomResourceDefinition[]> {
   // The runtime client sends objects as they are; client-node's typed APIs would drop the
   // x-kubernetes-* schema keys they do not model, and the API server would refuse the CRD.
   const client = newClient({ kubeConfig: kc });
   for (const crd of crds) await createOrReplace(client, crd);
   await Promise.all(crds.map((crd) => waitEstablished(client, crd.metadata?.name ?? '', timeoutMs)));
   await Promise.all(crds.map((crd) => waitServed(client, crd, timeoutMs)));
-  return crds;
+  return [...crds];
 }
 
-async function readCrds(path: string): Promise<V1CustomResourceDefinition[]> {
+/** The CRDs in a YAML file, or in the YAML files of a folder and its subfolders. */
+export async function readCrds(path: string): Promise<V1CustomResourceDefinition[]> {
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new TsoperatorError(`CRD path ${path} does not exist.`);
   if (info.isDirectory()) {
