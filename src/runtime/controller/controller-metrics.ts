@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 
 /** How a reconcile ended, as the `result` label of controller_runtime_reconcile_total. */
@@ -15,12 +16,12 @@ export interface ControllerMetrics {
   readonly activeWorkers: Gauge<'controller'>;
 }
 
-const registered = new WeakMap<Registry, ControllerMetrics>();
-
-/** The controller metrics in `registry`, registered on first use (a registry refuses a name twice). */
+/** The controller metrics in `registry`, registered on first use. */
 export function controllerMetrics(registry: Registry = metricsRegistry): ControllerMetrics {
-  const existing = registered.get(registry);
-  if (existing) return existing;
+  return registeredControllerMetrics(registry);
+}
+
+const registeredControllerMetrics = oncePerRegistry((registry): ControllerMetrics => {
   const registers = [registry];
   const metrics: ControllerMetrics = {
     reconcileTotal: new Counter({
@@ -71,6 +72,5 @@ export function controllerMetrics(registry: Registry = metricsRegistry): Control
       registers,
     }),
   };
-  registered.set(registry, metrics);
   return metrics;
-}
+});

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 
 /** controller-runtime's webhook metrics, under its names and labels, so its dashboards work unchanged. */
 export interface WebhookMetrics {
@@ -8,12 +9,8 @@ export interface WebhookMetrics {
   readonly inFlight: Gauge<'webhook'>;
 }
 
-const registered = new WeakMap<Registry, WebhookMetrics>();
-
-/** The webhook metrics in `registry`, registered on first use (a registry refuses a name twice). */
-export function webhookMetrics(registry: Registry): WebhookMetrics {
-  const existing = registered.get(registry);
-  if (existing) return existing;
+/** The webhook metrics in `registry`, registered on first use. */
+export const webhookMetrics: (registry: Registry) => WebhookMetrics = oncePerRegistry((registry) => {
   const registers = [registry];
   const metrics: WebhookMetrics = {
     requestsTotal: new Counter({
@@ -36,6 +33,5 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
       registers,
     }),
   };
-  registered.set(registry, metrics);
   return metrics;
-}
+});

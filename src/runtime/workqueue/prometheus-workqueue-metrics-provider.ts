@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import type { InFlightWork, WorkqueueMetricsProvider } from './workqueue-metrics-provider.ts';
 
@@ -138,21 +139,13 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
   };
 }
 
-/** Providers by registry: a registry refuses a second metric of the same name. */
-const providers = new WeakMap<Registry, WorkqueueMetricsProvider>();
-
 /**
  * The provider registered in `registry`, created on first use: any number of queues and
  * controllers may ask for it.
  */
-export function workqueueMetricsProviderFor(registry: Registry): WorkqueueMetricsProvider {
-  let provider = providers.get(registry);
-  if (provider === undefined) {
-    provider = createPrometheusWorkqueueMetricsProvider(registry);
-    providers.set(registry, provider);
-  }
-  return provider;
-}
+export const workqueueMetricsProviderFor: (registry: Registry) => WorkqueueMetricsProvider = oncePerRegistry(
+  createPrometheusWorkqueueMetricsProvider,
+);
 
 /** The provider on the shared `metricsRegistry`, created (so registered) once, on first use. */
 export function defaultWorkqueueMetricsProvider(): WorkqueueMetricsProvider {
