@@ -7,7 +7,8 @@ interface Sleeper {
 
 /**
  * A Clock that moves only when told to, for deterministic tests of timing logic: `advance(ms)`
- * wakes every sleeper whose time has come, and `sleepers` tells a test that the code under test
+ * moves wall and monotonic time and wakes every sleeper whose time has come, `stepWall(ms)` steps
+ * only the wall clock (an NTP correction), and `sleepers` tells a test that the code under test
  * has gone idle.
  *
  * @example
@@ -20,6 +21,7 @@ interface Sleeper {
  */
 export class FakeClock implements Clock {
   #now: number;
+  #monotonic = 0;
   readonly #sleepers = new Set<Sleeper>();
 
   constructor(start: number = Date.UTC(2026, 0, 1)) {
@@ -30,6 +32,10 @@ export class FakeClock implements Clock {
     return this.#now;
   }
 
+  monotonic(): number {
+    return this.#monotonic;
+  }
+
   /** How many sleeps are pending. */
   get sleepers(): number {
     return this.#sleepers.size;
@@ -38,7 +44,7 @@ export class FakeClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
-      const sleeper: Sleeper = { wakeAt: this.#now + Math.max(0, ms), wake };
+      const sleeper: Sleeper = { wakeAt: this.#monotonic + Math.max(0, ms), wake };
       const onAbort = (): void => wake();
       const sleepers = this.#sleepers;
       function wake(): void {
@@ -55,7 +61,15 @@ export class FakeClock implements Clock {
   /** Moves time forward by `ms` and wakes the sleepers that are due, in wake-up order. */
   advance(ms: number): void {
     this.#now += ms;
-    const due = [...this.#sleepers].filter((s) => s.wakeAt <= this.#now).sort((a, b) => a.wakeAt - b.wakeAt);
+    this.#monotonic += ms;
+    const due = [...this.#sleepers]
+      .filter((s) => s.wakeAt <= this.#monotonic)
+      .sort((a, b) => a.wakeAt - b.wakeAt);
     for (const sleeper of due) sleeper.wake();
+  }
+
+  /** Steps the wall clock by `ms` (negative: back) without time passing: no sleeper wakes. */
+  stepWall(ms: number): void {
+    this.#now += ms;
   }
 }
