@@ -13,6 +13,14 @@ import { candidates } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
 
+/** A kind whose informer has not synced, and why, as far as its lists tell. */
+export interface UnsyncedKind {
+  /** `apiVersion/Kind`. */
+  readonly kind: string;
+  /** The last list or watch error, as a message; undefined when none was seen (still listing). */
+  readonly lastError: string | undefined;
+}
+
 /** What to cache of one kind, overriding the cache-wide options. */
 export interface KindCacheOptions {
   readonly kind: Kind;
@@ -114,6 +122,19 @@ export class Cache implements CacheReader {
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
     const results = await Promise.all([...this.#informers.values()].map((i) => i.waitForSync(signal)));
     return results.every(Boolean);
+  }
+
+  /** The informers that have not synced yet, with the last error each has seen. */
+  unsynced(): UnsyncedKind[] {
+    return [...this.#informers.values()]
+      .filter((i) => !i.hasSynced())
+      .map((i) => {
+        const err = i.lastSyncError();
+        return {
+          kind: `${i.kind.apiVersion}/${i.kind.kind}`,
+          lastError: err === undefined ? undefined : err instanceof Error ? err.message : String(err),
+        };
+      });
   }
 
   async get<T extends KubernetesObject>(

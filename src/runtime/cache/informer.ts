@@ -51,6 +51,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #writes = new WriteExpectations();
   readonly #view: ExpectationView;
   readonly #waiters = new Set<() => boolean>();
+  readonly #reflectors: Reflector[] = [];
   #started = false;
 
   constructor(options: InformerOptions) {
@@ -114,9 +115,15 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
       });
+      this.#reflectors.push(reflector);
       void reflector.run(signal);
     }
     if (o.resyncPeriodMs) this.#scheduleResync(o.resyncPeriodMs, signal);
+  }
+
+  /** The last list or watch error of a scope that has not synced yet, for a start-up that times out. */
+  lastSyncError(): unknown {
+    return this.#reflectors.find((r) => r.lastError !== undefined)?.lastError;
   }
 
   get started(): boolean {

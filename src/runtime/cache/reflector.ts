@@ -60,10 +60,16 @@ export class Reflector {
   #resourceVersion: string | undefined;
   /** 410s since the last watch that delivered something: a second one in a row backs off. */
   #goneInARow = 0;
+  #lastError: unknown;
 
   constructor(options: ReflectorOptions) {
     this.#o = { pageSize: 500, minWatchTimeoutSeconds: 300, random: Math.random, ...options };
     this.#backoff = new Backoff({ random: this.#o.random, ...options.backoff });
+  }
+
+  /** The last list or watch failure, until a list succeeds: what a cache that does not sync reports. */
+  get lastError(): unknown {
+    return this.#lastError;
   }
 
   /** Runs until `signal` aborts; never rejects. */
@@ -86,6 +92,7 @@ export class Reflector {
           if (this.#goneInARow++ > 0) await this.#backoff.wait(signal).catch(() => undefined);
           continue;
         }
+        this.#lastError = err;
         this.#o.logger.error('list/watch failed, retrying', { kind: this.#o.kind.kind, err });
         await this.#backoff.wait(signal).catch(() => undefined);
       }
@@ -115,6 +122,7 @@ export class Reflector {
       resourceVersion = page.metadata?.resourceVersion ?? '';
       token = page.metadata?.continue || undefined;
     } while (token);
+    this.#lastError = undefined;
     this.#o.sink.replace(items, resourceVersion);
     return resourceVersion;
   }
