@@ -132,13 +132,14 @@ test('the NetworkPolicy admits traffic to the metrics port only from namespaces 
   });
 });
 
-test('main.ts serves HTTPS metrics on :8443 by default, with the certificate and HTTP/2 flags of Kubebuilder', () => {
+test('main.ts passes the metrics flags of Kubebuilder to the manager, which serves HTTPS metrics by default', () => {
   const main = files.get('src/main.ts') ?? '';
-  assert.match(main, /'metrics-bind-address': \{ type: 'string', default: ':8443' \}/);
-  assert.match(main, /'metrics-secure': \{ type: 'boolean', default: true \}/);
-  assert.match(main, /'enable-http2': \{ type: 'boolean', default: false \}/);
-  assert.match(main, /metricsCertPath: flags\['metrics-cert-path'\]/);
-  assert.match(main, /enableHttp2: flags\['enable-http2'\]/);
+  assert.match(main, /metricsSecure: flags\.metricsSecure,/);
+  assert.match(main, /metricsCertPath: flags\.metricsCertPath,/);
+  assert.match(main, /enableHttp2: flags\.enableHttp2,/);
+  const flags = files.get('src/manager-flags.ts') ?? '';
+  assert.match(flags, /'metrics-secure': \{\n\s+type: 'boolean',\n\s+default: 'true',/);
+  assert.match(flags, /'enable-http2': \{\n\s+type: 'boolean',\n\s+default: 'false',/);
 });
 
 test('package.json pins every dependency to a range a lockfile fixes, and builds the installer and chart', () => {
