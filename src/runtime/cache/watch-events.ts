@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { LineSplitter } from './line-splitter.ts';
 
 /** One event of a watch stream. ERROR events carry a Status as `object`. */
 export interface WatchEvent {
@@ -8,21 +9,16 @@ export interface WatchEvent {
 }
 
 /**
- * The events of a watch response, one JSON object per line. Ends when the server ends the
- * response; throws when the connection breaks first, so a dead server is never mistaken for a
- * watch that timed out.
+ * The events of a watch response, one JSON object per line, parsed in time linear in their size.
+ * Ends when the server ends the response; throws when the connection breaks first, so a dead
+ * server is never mistaken for a watch that timed out.
  */
 export async function* watchEvents(res: IncomingMessage): AsyncGenerator<WatchEvent> {
-  res.setEncoding('utf8');
-  let buffered = '';
+  const lines = new LineSplitter();
   for await (const chunk of res) {
-    buffered += chunk as string;
-    let newline = buffered.indexOf('\n');
-    while (newline >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim() !== '') yield JSON.parse(line) as WatchEvent;
-      newline = buffered.indexOf('\n');
+    for (const line of lines.push(chunk as Buffer)) {
+      const text = line.toString('utf8');
+      if (text.trim() !== '') yield JSON.parse(text) as WatchEvent;
     }
   }
   if (!res.complete) throw new Error('The watch connection closed before the response ended');
