@@ -264,3 +264,20 @@ test('--owner and --license head every TypeScript file written for the user; --l
     assert.equal(JSON.parse(files.get('package.json') ?? '{}').license, 'UNLICENSED');
   });
 });
+
+test('npm run build and npm test regenerate the manifests first, and CI checks them before either', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    const files = await snapshotFolder(dir);
+    const pkg = JSON.parse(files.get('package.json') ?? '') as { scripts: Record<string, string> };
+    assert.equal(pkg.scripts['prebuild'], 'tsoperator manifests');
+    assert.equal(pkg.scripts['pretest'], 'tsoperator manifests');
+    // The image's build context has no PROJECT or config/ to regenerate from.
+    assert.doesNotMatch(files.get('Dockerfile') ?? '', /^RUN .*npm run build/m);
+    const steps = (files.get('.github/workflows/ci.yaml') ?? '').split('\n');
+    const step = (run: string): number => steps.findIndex((line) => line.trim() === `- run: ${run}`);
+    assert.ok(step('npx tsoperator manifests --check') > 0);
+    assert.ok(step('npx tsoperator manifests --check') < step('npm run build'));
+    assert.ok(step('npx tsoperator manifests --check') < step('npm test'));
+  });
+});
