@@ -19,15 +19,15 @@ interface BuildOptions {
  * set, as one YAML file or as a Helm chart.
  */
 export function registerBuildDeployCommands(program: Command): void {
-  withBuildFlags(program.command('build-installer'), 'dist/install.yaml')
-    .description('write config/default, with the manager image set, to dist/install.yaml')
+  withBuildFlags(program.command('build-installer'), 'deploy/install.yaml')
+    .description('write config/default, with the manager image set, to deploy/install.yaml')
     .action(async (flags: BuildFlags) => {
       const { buildInstaller } = await import('../deploy/build-installer.ts');
       const path = await buildInstaller(await buildOptions(flags));
       process.stdout.write(`wrote ${path}\n`);
     });
-  withBuildFlags(program.command('build-chart'), 'dist/chart')
-    .description('write a Helm chart of config/default, with the manager image as a value, to dist/chart')
+  withBuildFlags(program.command('build-chart'), 'deploy/chart')
+    .description('write a Helm chart of config/default, with the manager image as a value, to deploy/chart')
     .action(async (flags: BuildFlags) => {
       const { buildChart } = await import('../deploy/build-chart.ts');
       const paths = await buildChart(await buildOptions(flags));

@@ -10,8 +10,8 @@ import { helmChart, type ManifestObject } from './helm-chart.ts';
 import type { ImageReference } from './image-reference.ts';
 import { kustomizeBuild } from './kustomize-build.ts';
 
-/** Where `npm run build-chart` writes, as Kubebuilder's Helm plugin does. */
-export const CHART_DIR = 'dist/chart';
+/** Where `npm run build-chart` writes: beside the installer (see INSTALLER_PATH), not in dist/. */
+export const CHART_DIR = 'deploy/chart';
 
 export interface BuildChartOptions {
   /** The project's root folder. */

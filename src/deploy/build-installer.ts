@@ -2,8 +2,12 @@ import { applyWrites } from '../scaffold/apply.ts';
 import type { ImageReference } from './image-reference.ts';
 import { kustomizeBuild } from './kustomize-build.ts';
 
-/** Where `npm run build-installer` writes, as in Kubebuilder projects. */
-export const INSTALLER_PATH = 'dist/install.yaml';
+/**
+ * Where `npm run build-installer` writes: Kubebuilder's dist/install.yaml, in a folder of its own
+ * because dist/ is the TypeScript compiler's, which a clean build empties and .gitignore leaves out.
+ * deploy/ is committed, so that a tagged release installs with `kubectl apply -f <raw URL>`.
+ */
+export const INSTALLER_PATH = 'deploy/install.yaml';
 
 export interface BuildInstallerOptions {
   /** The project's root folder. */

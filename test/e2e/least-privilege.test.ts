@@ -135,14 +135,14 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     }
   });
 
-  it('npm run build-installer and build-chart write dist/ with $IMG as the manager image', async () => {
+  it('npm run build-installer and build-chart write deploy/ with $IMG as the manager image', async () => {
     const path = `${env.binDir}:${process.env['PATH'] ?? ''}`;
     const npmEnv = { ...process.env, PATH: path, IMG: 'registry.example.org/webapp-operator:v0.2.0' };
     await execa('npm', ['run', 'build-installer'], { cwd: project, env: npmEnv });
     await execa('npm', ['run', 'build-chart'], { cwd: project, env: npmEnv });
-    const installer = await readFile(join(project, 'dist', 'install.yaml'), 'utf8');
+    const installer = await readFile(join(project, 'deploy', 'install.yaml'), 'utf8');
     assert.match(installer, /image: registry\.example\.org\/webapp-operator:v0\.2\.0$/m);
-    const values = load(await readFile(join(project, 'dist', 'chart', 'values.yaml'), 'utf8'));
+    const values = load(await readFile(join(project, 'deploy', 'chart', 'values.yaml'), 'utf8'));
     assert.deepEqual(values, {
       controllerManager: { image: { repository: 'registry.example.org/webapp-operator', tag: 'v0.2.0' } },
     });

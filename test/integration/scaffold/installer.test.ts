@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { execa } from 'execa';
 import { dump, loadAll } from 'js-yaml';
-import { buildChart } from '../../../src/deploy/build-chart.ts';
-import { buildInstaller } from '../../../src/deploy/build-installer.ts';
+import { CHART_DIR, buildChart } from '../../../src/deploy/build-chart.ts';
+import { INSTALLER_PATH, buildInstaller } from '../../../src/deploy/build-installer.ts';
 import { startEnvironment } from '../../../src/envtest/index.ts';
 import { scaffoldApi } from '../../../src/scaffold/api/scaffold-api.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -47,7 +47,7 @@ test('the installer is accepted by the API server, the chart holds the same obje
     const kubeconfig = ['--kubeconfig', env.kubeconfigPath];
 
     await buildInstaller({ dir, image: IMAGE, kubectl });
-    const installer = join(dir, 'dist', 'install.yaml');
+    const installer = join(dir, INSTALLER_PATH);
     const objects = loadAll(await readFile(installer, 'utf8')) as Manifest[];
 
     // A dry run creates nothing, so the namespaced objects would find no namespace: it goes first.
@@ -102,7 +102,7 @@ test('the installer is accepted by the API server, the chart holds the same obje
     assert.ok(container.resources?.requests && container.resources.limits, 'requests and limits');
 
     await buildChart({ dir, image: IMAGE, kubectl });
-    const charted = (await renderChart(join(dir, 'dist', 'chart'), NAMESPACE)) as Manifest[];
+    const charted = (await renderChart(join(dir, CHART_DIR), NAMESPACE)) as Manifest[];
     const installed = objects.filter((o) => o.kind !== 'Namespace');
     assert.deepEqual(charted.sort(byKindAndName), installed.sort(byKindAndName));
 

@@ -155,6 +155,6 @@ test('package.json pins every dependency to a range a lockfile fixes, and builds
   assert.equal(pkg.scripts['build-chart'], 'tsoperator build-chart');
   assert.match(
     pkg.scripts['deploy'] ?? '',
-    /tsoperator build-installer && kubectl apply --server-side -f dist\/install\.yaml/,
+    /tsoperator build-installer && kubectl apply --server-side -f deploy\/install\.yaml/,
   );
 });

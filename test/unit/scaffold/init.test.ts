@@ -3,6 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { check, resolveConfig } from 'prettier';
+import { CHART_DIR } from '../../../src/deploy/build-chart.ts';
+import { INSTALLER_PATH } from '../../../src/deploy/build-installer.ts';
 import { UsageError } from '../../../src/errors.ts';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { projectNameFromFolder } from '../../../src/project/project-name.ts';
@@ -279,5 +281,27 @@ test('npm run build and npm test regenerate the manifests first, and CI checks t
     assert.ok(step('npx tsoperator manifests --check') > 0);
     assert.ok(step('npx tsoperator manifests --check') < step('npm run build'));
     assert.ok(step('npx tsoperator manifests --check') < step('npm test'));
+  });
+});
+
+test('the installer and the chart are written where a compile cannot delete them and git keeps them', async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    const files = await snapshotFolder(dir);
+    const build = JSON.parse(files.get('tsconfig.build.json') ?? '') as {
+      compilerOptions: { outDir: string };
+    };
+    const ignored = (files.get('.gitignore') ?? '')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'));
+    for (const path of [INSTALLER_PATH, CHART_DIR]) {
+      const folder = `${path.split('/')[0] ?? ''}/`;
+      assert.notEqual(folder, `${build.compilerOptions.outDir}/`, `${path} is outside the compiler's output`);
+      assert.ok(!ignored.includes(folder), `${path} is not git-ignored`);
+    }
+    assert.match(
+      files.get('package.json') ?? '',
+      new RegExp(`kubectl apply --server-side -f ${INSTALLER_PATH}`),
+    );
   });
 });
