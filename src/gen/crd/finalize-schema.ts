@@ -1,6 +1,9 @@
 import type { JSONSchemaProps } from './json-schema-props.ts';
 import { OMIT_EMPTY_SCALAR_KEYS } from './json-schema-props.ts';
 
+/** Values held as raw JSON (Go's `*JSON`): set means written, even an empty `[]` or `{}`. */
+const JSON_VALUE_KEYS: ReadonlySet<string> = new Set(['default', 'example']);
+
 /**
  * Drops what Go's JSON encoding of a schema leaves out (`omitempty`): empty property maps, lists
  * and strings, false flags, and references that were never resolved.
@@ -10,7 +13,7 @@ export function finalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
   for (const [key, value] of Object.entries(schema)) {
     if (value === undefined || key === '$ref') continue;
     if ((value === false || value === '') && OMIT_EMPTY_SCALAR_KEYS.has(key)) continue;
-    if (Array.isArray(value) && value.length === 0 && key !== 'enum') continue;
+    if (Array.isArray(value) && value.length === 0 && !JSON_VALUE_KEYS.has(key)) continue;
     out[key] = finalizeValue(key, value);
   }
   if (out['properties'] !== undefined && Object.keys(out['properties'] as object).length === 0)

@@ -25,6 +25,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 interface Samples {
   valid: KubeObject[];
+  /** Fields the API server sets from the schema's defaults when `valid[base ?? 0]` is created. */
+  defaulted?: ({ base?: number } & Record<string, Json>)[];
   invalid?: { expect: string; base?: number; patch: Json }[];
   invalidUpdates?: { expect: string; base?: number; patch: Json }[];
 }
@@ -72,6 +74,13 @@ for (const name of cases) {
     it('accepts the valid samples', async () => {
       for (const sample of samples.valid) await create(name, sample, true);
     });
+
+    for (const { base, ...expected } of samples.defaulted ?? []) {
+      it(`fills in the defaults ${JSON.stringify(expected)}`, async () => {
+        const stored = await create(name, samples.valid[base ?? 0] as KubeObject, true);
+        assert.deepEqual(pick(stored, expected), expected);
+      });
+    }
 
     for (const invalid of samples.invalid ?? []) {
       it(`refuses: ${invalid.expect}`, async () => {
@@ -180,6 +189,14 @@ function mergePatch(target: unknown, patch: Json): unknown {
     else result[key] = mergePatch(result[key], value);
   }
   return result;
+}
+
+/** The parts of `value` at the keys `shape` has, recursively into objects: what a subset assertion compares. */
+function pick(value: unknown, shape: Json): unknown {
+  if (shape === null || typeof shape !== 'object' || Array.isArray(shape)) return value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(shape).map(([key, inner]) => [key, pick(object[key], inner)]));
 }
 
 function randomSuffix(): string {
