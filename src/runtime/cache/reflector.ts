@@ -1,6 +1,9 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts';
+import { ApiReader } from '../client/api-reader.ts';
 import type { Kind } from '../client/kind.ts';
+import { listInPages, type PageRequest } from '../client/list-pager.ts';
+import type { ObjectList } from '../client/options.ts';
 import { resourcePath, withQuery } from '../client/resource-path.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Logger } from '../log/logger.ts';
@@ -57,6 +60,7 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
 export class Reflector {
   readonly #o: ReflectorOptions & { pageSize: number; minWatchTimeoutSeconds: number; random: () => number };
   readonly #backoff: Backoff;
+  readonly #api: ApiReader;
   #resourceVersion: string | undefined;
   /** 410s since the last watch that delivered something: a second one in a row backs off. */
   #goneInARow = 0;
@@ -65,6 +69,7 @@ export class Reflector {
   constructor(options: ReflectorOptions) {
     this.#o = { pageSize: 500, minWatchTimeoutSeconds: 300, random: Math.random, ...options };
     this.#backoff = new Backoff({ random: this.#o.random, ...options.backoff });
+    this.#api = new ApiReader(options.transport);
   }
 
   /** The last list or watch failure, until a list succeeds: what a cache that does not sync reports. */
@@ -99,29 +104,15 @@ export class Reflector {
     }
   }
 
-  /** A consistent paginated list, handed to the sink whole; returns its resourceVersion. */
+  /**
+   * A consistent paginated list, handed to the sink whole; returns its resourceVersion. An expired
+   * continue token falls back to one full list, as client-go's pager.
+   */
   async #list(signal: AbortSignal): Promise<string> {
-    const items: KubernetesObject[] = [];
-    let token: string | undefined;
-    let resourceVersion: string;
-    do {
-      const path = withQuery(this.#path(), {
-        ...this.#selectors(),
-        limit: this.#o.pageSize,
-        continue: token,
-      });
-      const page = await this.#o.transport.request<{
-        items?: KubernetesObject[];
-        metadata?: { resourceVersion?: string; continue?: string };
-      }>({ method: 'GET', path, signal });
-      for (const item of page.items ?? []) {
-        item.apiVersion = this.#o.kind.apiVersion;
-        item.kind = this.#o.kind.kind;
-        items.push(item);
-      }
-      resourceVersion = page.metadata?.resourceVersion ?? '';
-      token = page.metadata?.continue || undefined;
-    } while (token);
+    const { kind, namespace, labelSelector, fieldSelector } = this.#o;
+    const fetchPage = (page: PageRequest): Promise<ObjectList<KubernetesObject>> =>
+      this.#api.list(kind, { namespace, labelSelector, fieldSelector, signal, ...page });
+    const { items, resourceVersion } = await listInPages(fetchPage, this.#o.pageSize);
     this.#lastError = undefined;
     this.#o.sink.replace(items, resourceVersion);
     return resourceVersion;

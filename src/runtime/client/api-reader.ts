@@ -1,6 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isNotFound } from './api-error.ts';
 import type { Kind } from './kind.ts';
+import { listInPages, type PageRequest } from './list-pager.ts';
 import type { ObjectKey } from './object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from './options.ts';
 import { resourcePath, withQuery } from './resource-path.ts';
@@ -80,18 +81,9 @@ export class ApiReader implements Reader {
     };
   }
 
+  /** Every page; an expired continue token falls back to one full list (see {@link listInPages}). */
   async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
-    const all: T[] = [];
-    let token = options.continue;
-    do {
-      const page = await this.list(kind, {
-        ...options,
-        limit: options.limit ?? DEFAULT_PAGE_SIZE,
-        ...(token ? { continue: token } : {}),
-      });
-      all.push(...page.items);
-      token = page.continue;
-    } while (token);
-    return all;
+    const fetchPage = (page: PageRequest): Promise<ObjectList<T>> => this.list(kind, { ...options, ...page });
+    return (await listInPages(fetchPage, options.limit ?? DEFAULT_PAGE_SIZE, options.continue)).items;
   }
 }

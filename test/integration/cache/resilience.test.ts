@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
@@ -10,7 +11,7 @@ import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
-import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
 import { compactEtcd } from '../../support/etcd-compaction.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
@@ -106,6 +107,57 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     assert.equal(await sameAsServer(cache, ns), true);
   });
 
+  it('lists in full when a continue token expires between pages, then watches from that list', async () => {
+    const ns = await namespace();
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `paged-${i}`));
+    const transport = new ExpiringPagesTransport(
+      transportFor(env.kubeConfig),
+      resourcePath(ConfigMapKind, ns),
+      async () => {
+        await admin.create(configMap(ns, 'between-pages'));
+        await compactEtcd(env.etcdUrl);
+      },
+    );
+    const cache = newCache({ transport, namespaces: [ns], listPageSize: 2 });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    assert.deepEqual(transport.lists, ['limit=2', 'limit=2&continue', ''], 'page, expired page, full list');
+    assert.equal(handler.events.filter((e) => e.type === 'add' && e.initial).length, 6);
+    assert.equal(await sameAsServer(cache, ns), true);
+    await admin.create(configMap(ns, 'after-list'));
+    await eventuallyTrue(() => handler.saw('add', 'after-list'), 'the watch from the full list delivers');
+    assert.deepEqual(
+      handler.of('between-pages').map((e) => e.type),
+      ['add'],
+      'no event is replayed',
+    );
+  });
+
+  it('listAll through the client lists in full when a continue token expires', async () => {
+    const ns = await namespace();
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `paged-${i}`));
+    const transport = new ExpiringPagesTransport(
+      transportFor(env.kubeConfig),
+      resourcePath(ConfigMapKind, ns),
+      async () => {
+        await admin.create(configMap(ns, 'between-pages'));
+        await compactEtcd(env.etcdUrl);
+      },
+    );
+    const items = await newClient({ transport }).listAll(ConfigMapKind, { namespace: ns, limit: 2 });
+    assert.deepEqual(transport.lists, ['limit=2', 'limit=2&continue', '']);
+    assert.deepEqual(items.map((c) => c.metadata?.name).sort(), [
+      'between-pages',
+      'paged-0',
+      'paged-1',
+      'paged-2',
+      'paged-3',
+      'paged-4',
+    ]);
+  });
+
   it('keeps retrying a list it may not do, saying why, and syncs once RBAC allows it', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'secret-plans'));
@@ -168,3 +220,44 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     assert.equal((handler.of('a2').at(-1)?.obj as V1ConfigMap).data?.['v'], '2');
   });
 });
+
+/**
+ * Passes requests on to the API server; after the first page of a list of `path` it runs
+ * `expire` (a write and an etcd compaction), so that page's continue token is too old when used.
+ */
+class ExpiringPagesTransport implements Transport {
+  readonly #inner: Transport;
+  readonly #path: string;
+  #expire: (() => Promise<void>) | undefined;
+  /** The paging parameters of each list of `path`: `limit=2`, `limit=2&continue`, or '' for none. */
+  readonly lists: string[] = [];
+
+  constructor(inner: Transport, path: string, expire: () => Promise<void>) {
+    this.#inner = inner;
+    this.#path = path;
+    this.#expire = expire;
+  }
+
+  async request<T>(req: RestRequest): Promise<T> {
+    const [path, query = ''] = req.path.split('?');
+    const params = new URLSearchParams(query);
+    const listed = req.method === 'GET' && path === this.#path && !params.has('watch');
+    if (listed) {
+      const limit = params.get('limit');
+      this.lists.push(
+        [limit ? `limit=${limit}` : '', params.has('continue') ? 'continue' : ''].filter(Boolean).join('&'),
+      );
+    }
+    const answer = await this.#inner.request<T>(req);
+    const expire = this.#expire;
+    if (listed && params.has('limit') && !params.has('continue') && expire) {
+      this.#expire = undefined;
+      await expire();
+    }
+    return answer;
+  }
+
+  stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    return this.#inner.stream(path, signal);
+  }
+}
