@@ -8,6 +8,7 @@ interface Entry<V> {
 /**
  * A cache whose entries expire after their time to live and which forgets its least recently used
  * entries beyond `capacity`, so a flood of distinct keys (tokens, users) cannot grow it unbounded.
+ * Expiry is on the monotonic clock: a wall-clock step neither expires entries early nor keeps them.
  */
 export class TtlCache<K, V> {
   readonly #capacity: number;
@@ -25,7 +26,7 @@ export class TtlCache<K, V> {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     this.#entries.delete(key);
-    if (entry.expiresAt <= this.#clock.now()) return undefined;
+    if (entry.expiresAt <= this.#clock.monotonic()) return undefined;
     this.#entries.set(key, entry);
     return entry.value;
   }
@@ -33,7 +34,7 @@ export class TtlCache<K, V> {
   /** Stores `value` for `ttl` milliseconds. */
   set(key: K, value: V, ttl: number): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: this.#clock.now() + ttl });
+    this.#entries.set(key, { value, expiresAt: this.#clock.monotonic() + ttl });
     if (this.#entries.size <= this.#capacity) return;
     const oldest = this.#entries.keys().next();
     if (!oldest.done) this.#entries.delete(oldest.value);

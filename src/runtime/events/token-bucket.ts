@@ -2,7 +2,8 @@ import type { Clock } from '../clock/clock.ts';
 
 /**
  * A token bucket that drops instead of waiting: `tryTake` takes a token when one is left and says
- * whether it did, as client-go's passive rate limiter (TryAccept).
+ * whether it did, as client-go's passive rate limiter (TryAccept). Refills are measured on the
+ * monotonic clock, so a wall-clock step neither empties nor fills the bucket.
  */
 export class TokenBucket {
   readonly #burst: number;
@@ -17,11 +18,11 @@ export class TokenBucket {
     this.#msPerToken = msPerToken;
     this.#clock = clock;
     this.#tokens = burst;
-    this.#updatedAt = clock.now();
+    this.#updatedAt = clock.monotonic();
   }
 
   tryTake(): boolean {
-    const now = this.#clock.now();
+    const now = this.#clock.monotonic();
     this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#updatedAt) / this.#msPerToken);
     this.#updatedAt = now;
     if (this.#tokens < 1) return false;

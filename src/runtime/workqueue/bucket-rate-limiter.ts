@@ -13,7 +13,8 @@ export interface BucketRateLimiterOptions {
 /**
  * One token bucket for all keys, bounding the overall requeue rate. Each `when` reserves a token;
  * when none is left it returns the wait until its token exists (tokens go into debt, so waits of
- * successive calls grow by 1/qps each), as golang.org/x/time/rate's `Reserve`.
+ * successive calls grow by 1/qps each), as golang.org/x/time/rate's `Reserve`. Refills are measured
+ * on the monotonic clock: a wall-clock step neither stalls the bucket nor fills it at once.
  */
 export class BucketRateLimiter<K extends string = string> implements RateLimiter<K> {
   readonly #msPerToken: number;
@@ -27,11 +28,11 @@ export class BucketRateLimiter<K extends string = string> implements RateLimiter
     this.#burst = options.burst ?? 100;
     this.#clock = options.clock ?? systemClock;
     this.#tokens = this.#burst;
-    this.#updatedAt = this.#clock.now();
+    this.#updatedAt = this.#clock.monotonic();
   }
 
   when(): number {
-    const now = this.#clock.now();
+    const now = this.#clock.monotonic();
     this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#updatedAt) / this.#msPerToken);
     this.#updatedAt = now;
     this.#tokens -= 1;

@@ -1,6 +1,7 @@
 /** A key waiting in a {@link DelayHeap} until `readyAt`. */
 export interface DelayedKey<K extends string> {
   readonly key: K;
+  /** A monotonic clock reading. */
   readyAt: number;
   priority: number;
   /** Position in the heap array, kept so an earlier deadline can move the entry up in place. */

@@ -12,9 +12,9 @@ export interface KeyRecord<K extends string> {
   priority: number;
   /** Order of the pending add across the queue: the fairness rule serves the lowest first. */
   seq: number;
-  /** Clock reading of the pending add, for `workqueue_queue_duration_seconds`; 0 without metrics. */
+  /** Monotonic clock reading of the pending add, for `workqueue_queue_duration_seconds`; 0 without metrics. */
   addedAt: number;
-  /** Clock reading of the hand-out, for the work duration metrics; 0 without metrics. */
+  /** Monotonic clock reading of the hand-out, for the work duration metrics; 0 without metrics. */
   startedAt: number;
   /**
    * Changes at every push into the ready queue; a slot there holding an older ticket is a leftover

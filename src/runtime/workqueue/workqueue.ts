@@ -136,7 +136,7 @@ export class Workqueue<K extends string = string> {
       this.#add(key, priority);
       return;
     }
-    if (this.#delayed.push(key, this.#clock.now() + delayMs, priority)) this.#armTimer();
+    if (this.#delayed.push(key, this.#clock.monotonic() + delayMs, priority)) this.#armTimer();
   }
 
   /** Queues `key` after the rate limiter's delay for it (a failed attempt). */
@@ -171,7 +171,7 @@ export class Workqueue<K extends string = string> {
     record.processing = false;
     this.#processing--;
     if (this.#metrics.timed)
-      this.#metrics.workDuration.observe((this.#clock.now() - record.startedAt) / 1000);
+      this.#metrics.workDuration.observe((this.#clock.monotonic() - record.startedAt) / 1000);
     if (record.pending) {
       this.#ready.push(record);
       this.#handOut();
@@ -209,7 +209,7 @@ export class Workqueue<K extends string = string> {
       return;
     }
     const metrics = this.#metrics;
-    const addedAt = metrics.timed ? this.#clock.now() : 0;
+    const addedAt = metrics.timed ? this.#clock.monotonic() : 0;
     if (record === undefined) {
       record = {
         key,
@@ -251,7 +251,7 @@ export class Workqueue<K extends string = string> {
     this.#processing++;
     metrics.depth.dec(record.priority);
     if (metrics.timed) {
-      record.startedAt = this.#clock.now();
+      record.startedAt = this.#clock.monotonic();
       metrics.queueDuration.observe((record.startedAt - record.addedAt) / 1000);
     }
     return { shutdown: false, key: record.key, priority: record.priority };
@@ -271,7 +271,7 @@ export class Workqueue<K extends string = string> {
     const timer = new AbortController();
     this.#timer = timer;
     // An aborted sleep resolves too: only the sleep still current adds the due keys.
-    const wait = Math.min(Math.max(0, readyAt - this.#clock.now()), MAX_TIMER_MS);
+    const wait = Math.min(Math.max(0, readyAt - this.#clock.monotonic()), MAX_TIMER_MS);
     void this.#clock.sleep(wait, timer.signal).then(() => {
       if (!timer.signal.aborted) this.#addDue();
     });
@@ -279,7 +279,7 @@ export class Workqueue<K extends string = string> {
 
   #addDue(): void {
     this.#timer = undefined;
-    const now = this.#clock.now();
+    const now = this.#clock.monotonic();
     for (let due = this.#delayed.popDue(now); due !== undefined; due = this.#delayed.popDue(now)) {
       this.#add(due.key, due.priority);
     }
@@ -287,7 +287,7 @@ export class Workqueue<K extends string = string> {
   }
 
   #inFlightWork(): InFlightWork {
-    const now = this.#clock.now();
+    const now = this.#clock.monotonic();
     let unfinished = 0;
     let longest = 0;
     for (const record of this.#records.values()) {

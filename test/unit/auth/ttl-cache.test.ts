@@ -14,6 +14,17 @@ describe('TtlCache', () => {
     assert.equal(cache.get('a'), undefined);
   });
 
+  it('expires after its time to live of monotonic time, whatever the wall clock does', () => {
+    const clock = new FakeClock(0);
+    const cache = new TtlCache<string, number>(10, clock);
+    cache.set('a', 1, 1000);
+    clock.stepWall(3_600_000);
+    assert.equal(cache.get('a'), 1, 'a wall step forward does not expire it early');
+    clock.stepWall(-7_200_000);
+    clock.advance(1000);
+    assert.equal(cache.get('a'), undefined, 'a wall step back does not keep it alive');
+  });
+
   it('keeps at most `capacity` entries, dropping the least recently used', () => {
     const cache = new TtlCache<string, number>(2, new FakeClock(0));
     cache.set('a', 1, 1000);

@@ -22,6 +22,17 @@ test('a token bucket passes its burst, then one per refill interval, never more 
   );
 });
 
+test('a token bucket neither stalls after a wall step back nor refills after a step forward', () => {
+  const clock = new FakeClock(0);
+  const bucket = new TokenBucket(1, 1000, clock);
+  assert.equal(bucket.tryTake(), true);
+  clock.stepWall(-3_600_000);
+  clock.advance(1000);
+  assert.equal(bucket.tryTake(), true, 'refilled after 1 s, as without the step');
+  clock.stepWall(7_200_000);
+  assert.equal(bucket.tryTake(), false, 'two hours of wall time refilled nothing');
+});
+
 test('an LRU map forgets the least recently used entry beyond its capacity', () => {
   const map = new LruMap<string, number>(2);
   map.set('a', 1);
