@@ -163,6 +163,16 @@ describe('a scaffolded project builds, lints and tests green', () => {
     }
     const result = await manager;
     assert.equal(result.exitCode, 0, result.all);
+    // npm start logs console lines (--zap-devel); the reconciler's carry the reconcile's scope.
+    const created = result.all
+      .split('\n')
+      .find((line) => /\tINFO\tcreated Deployment webapp-sample to match the spec\t/.test(line));
+    assert.ok(created, result.all);
+    const fields = JSON.parse(created.split('\t')[3] ?? '{}') as Record<string, unknown>;
+    assert.equal(fields['controller'], 'webapp');
+    assert.equal(fields['namespace'], 'default');
+    assert.equal(fields['name'], 'webapp-sample');
+    assert.equal(typeof fields['reconcileID'], 'string');
   });
 });
 
