@@ -6,7 +6,8 @@ import { objectKey } from '../client/object-key.ts';
 import { mergePatch } from '../client/patch.ts';
 import { retryOnConflict } from '../client/retry-on-conflict.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
-import { done, type Result } from '../reconcile/result.ts';
+import { requeueOf } from '../reconcile/requeue-decision.ts';
+import { done, requeue, type Result } from '../reconcile/result.ts';
 import { containsFinalizer, isBeingDeleted } from './finalizers.ts';
 
 /** What a reconcile does around a finalizer. */
@@ -16,8 +17,9 @@ export interface FinalizerSteps {
   /**
    * Runs once the object is being deleted: releases what the object holds outside Kubernetes. It
    * must be idempotent (a retry after a failed write runs it again). The finalizer is removed when
-   * it returns `done()`; a result asking to requeue keeps the finalizer and is returned, and a
-   * throw keeps it and fails the reconcile, to be retried with backoff.
+   * it returns `done()`; a result asking to requeue (`requeueAfter(0)` included, see `requeueOf`)
+   * keeps the finalizer and is returned, and a throw keeps it and fails the reconcile, to be
+   * retried with backoff.
    */
   cleanup(): Promise<Result>;
   /** When given, a failing cleanup is also reported as a Warning event on the object. Default: none. */
@@ -52,15 +54,23 @@ export async function finalize(
         finalizers.includes(finalizerName) ? undefined : [...finalizers, finalizerName],
       );
     }
-    return steps.apply();
+    return canonical(await steps.apply());
   }
   if (!containsFinalizer(obj, finalizerName)) return done();
   const result = await cleanupReporting(obj, steps);
-  if (result.requeue || result.requeueAfter !== undefined) return result;
+  if (requeueOf(result).kind !== 'done') return canonical(result);
   await patchFinalizers(client, obj, (finalizers) =>
     finalizers.includes(finalizerName) ? finalizers.filter((f) => f !== finalizerName) : undefined,
   );
   return result;
+}
+
+/**
+ * The result in the form every reader of Result acts on alike: an immediate requeue is spelled
+ * `requeue()`, so it is requeued even by code that reads only a positive `requeueAfter` as one.
+ */
+function canonical(result: Result): Result {
+  return requeueOf(result).kind === 'backoff' ? requeue() : result;
 }
 
 async function cleanupReporting(obj: KubernetesObject, steps: FinalizerSteps): Promise<Result> {

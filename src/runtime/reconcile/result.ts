@@ -1,7 +1,8 @@
 /**
  * What a reconcile asks for next. An empty result means done (until the next event); `requeue`
  * queues the request again with the rate limiter's backoff; `requeueAfter` (milliseconds) queues it
- * again after that delay, without backoff.
+ * again after that delay, without backoff, and a zero or negative one means `requeue` (see
+ * `requeueOf`).
  */
 export interface Result {
   readonly requeue?: boolean;

@@ -7,7 +7,7 @@ import { ConfigMapKind, EventKind } from '../../../src/runtime/client/kinds.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { ApiEventRecorder } from '../../../src/runtime/events/api-event-recorder.ts';
 import { finalize } from '../../../src/runtime/finalizer/finalize.ts';
-import { done, requeueAfter, type Result } from '../../../src/runtime/reconcile/result.ts';
+import { done, requeue, requeueAfter, type Result } from '../../../src/runtime/reconcile/result.ts';
 
 const F = 'demo.example.org/cleanup';
 
@@ -114,6 +114,20 @@ describe('finalize on the API server', () => {
       ),
       requeueAfter(5000),
     );
+    assert.deepEqual((await read(cm))?.metadata?.finalizers, [F]);
+    await finalize(client, cm, F, steps());
+    assert.equal(await read(cm), undefined);
+  });
+
+  it('keeps the finalizer when cleanup asks for requeueAfter(0), and answers requeue() for it', async () => {
+    const cm = await terminating();
+    const result = await finalize(
+      client,
+      cm,
+      F,
+      steps(async () => requeueAfter(0)),
+    );
+    assert.deepEqual(result, requeue(), 'a requeue "now" is spelled as one every reader requeues');
     assert.deepEqual((await read(cm))?.metadata?.finalizers, [F]);
     await finalize(client, cm, F, steps());
     assert.equal(await read(cm), undefined);
