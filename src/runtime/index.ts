@@ -27,15 +27,18 @@ export { ItemExponentialFailureRateLimiter } from './workqueue/item-exponential-
 export { ItemFastSlowRateLimiter } from './workqueue/item-fast-slow-rate-limiter.ts';
 export { BucketRateLimiter } from './workqueue/bucket-rate-limiter.ts';
 export { MaxOfRateLimiter } from './workqueue/max-of-rate-limiter.ts';
-/** Types for API definitions: `int32`, `int64`, `Quantity`, `IntOrString`, `Time`, `ObjectMeta`, `Condition`, ... */
+/** Types for API definitions: `int32`, `int64`, `int`, `Bytes`, `Quantity`, `IntOrString`, `Time`, `RawExtension`, `ObjectMeta`, `Condition`, ... */
 export type {
+  Bytes,
   Condition,
   Duration,
   IntOrString,
   MicroTime,
   ObjectMeta,
   Quantity,
+  RawExtension,
   Time,
+  int,
   int32,
   int64,
 } from './api/types.ts';

@@ -45,7 +45,9 @@ export class SchemaFormatter {
       case 'primitive':
         return { type: model.type };
       case 'integer':
-        return { type: 'integer', format: model.format };
+        return model.format === undefined ? { type: 'integer' } : { type: 'integer', format: model.format };
+      case 'bytes':
+        return { type: 'string', format: 'byte' };
       case 'enum':
         return { type: enumType(model.type, model.values), enum: [...model.values] };
       case 'array':

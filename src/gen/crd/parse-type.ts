@@ -18,8 +18,11 @@ const KEYWORDS: Partial<Record<SyntaxKind, TypeModel>> = {
 
 /** Runtime type names and the schema they stand for. */
 const RUNTIME_TYPES: Readonly<Record<string, TypeModel>> = {
+  int: { kind: 'integer' },
   int32: { kind: 'integer', format: 'int32' },
   int64: { kind: 'integer', format: 'int64' },
+  Bytes: { kind: 'bytes' },
+  RawExtension: { kind: 'known', name: 'RawExtension' },
   Quantity: { kind: 'known', name: 'Quantity' },
   IntOrString: { kind: 'known', name: 'IntOrString' },
   Time: { kind: 'known', name: 'Time' },

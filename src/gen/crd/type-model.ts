@@ -9,7 +9,10 @@ export type EnumLiteral = string | number | boolean;
  */
 export type TypeModel =
   | { readonly kind: 'primitive'; readonly type: 'string' | 'boolean' | 'number' }
-  | { readonly kind: 'integer'; readonly format: 'int32' | 'int64' }
+  /** Without a format for Go's `int` (as controller-gen writes it). */
+  | { readonly kind: 'integer'; readonly format?: 'int32' | 'int64' }
+  /** Go's `[]byte`: base64 text. */
+  | { readonly kind: 'bytes' }
   | {
       readonly kind: 'enum';
       readonly type: 'string' | 'number' | 'boolean';

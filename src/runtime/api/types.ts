@@ -1,15 +1,24 @@
 import type { V1Condition, V1ObjectMeta } from '@kubernetes/client-node';
 
 /*
- * Names for the Go types that have no TypeScript counterpart. At run time they are plain numbers and
- * strings; `tsoperator manifests` recognises them by name (imported from the runtime) and writes the
- * schema controller-gen writes for the Go type.
+ * Names for the Go types that have no TypeScript counterpart. At run time they are plain numbers,
+ * strings and objects; `tsoperator manifests` recognises them by name (imported from the runtime)
+ * and writes the schema controller-gen writes for the Go type.
  */
 
+/** An integer of no declared size (Go's `int`): `type: integer`, without a format. */
+export type int = number;
 /** A 32-bit integer: `type: integer, format: int32`. */
 export type int32 = number;
 /** A 64-bit integer: `type: integer, format: int64`. */
 export type int64 = number;
+/** Bytes as base64 text (Go's `[]byte`): `type: string, format: byte`. */
+export type Bytes = string;
+/**
+ * Any JSON object, kept as written (runtime.RawExtension), such as an embedded manifest:
+ * `type: object, x-kubernetes-preserve-unknown-fields: true`.
+ */
+export type RawExtension = object;
 /** A resource quantity such as `500m` or `2Gi`: int-or-string with the quantity pattern. */
 export type Quantity = string | number;
 /** An integer or a string, such as a port number or name: `x-kubernetes-int-or-string`. */

@@ -25,6 +25,7 @@ test('the CRDs generated from every parity fixture are Established on the API se
     await using env = await startEnvironment();
     const crds = await env.installCrds([output]);
     assert.deepEqual(crds.map((crd) => crd.metadata?.name).sort(), [
+      'archives.storage.example.org',
       'crates.cargo.example.org',
       'harbors.fleet.example.org',
       'sailors.crew.example.org',

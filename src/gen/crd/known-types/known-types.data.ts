@@ -31,6 +31,10 @@ export const KNOWN_TYPES_JSON = `{
   "pattern": "^(\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\\\+|-)?(([0-9]+(\\\\.[0-9]*)?)|(\\\\.[0-9]+))))?$",
   "x-kubernetes-int-or-string": true
  },
+ "RawExtension": {
+  "type": "object",
+  "x-kubernetes-preserve-unknown-fields": true
+ },
  "Time": {
   "format": "date-time",
   "type": "string"
