@@ -12,15 +12,18 @@ const SHARED_FILES = [
   'config/certmanager/issuer.yaml',
   'config/certmanager/certificate-webhook.yaml',
   'config/default/manager_webhook_patch.yaml',
+  'config/network-policy/allow-webhook-traffic.yaml',
 ] as const;
 
 const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
 const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
+const NETWORK_POLICY_KUSTOMIZATION = 'config/network-policy/kustomization.yaml';
 
 /**
  * What serves the webhooks in a cluster, as Kubebuilder lays it out: the webhook Service, a
  * cert-manager Issuer and Certificate, the manager's webhook port and certificate volume, the
- * replacements that inject the CA, and for a conversion the CRD patch that calls the webhook.
+ * NetworkPolicy that admits the API server to that port once config/network-policy is enabled,
+ * the replacements that inject the CA, and for a conversion the CRD patch that calls the webhook.
  */
 export async function stageWebhookConfig(
   tree: StagingTree,
@@ -34,6 +37,7 @@ export async function stageWebhookConfig(
     'default-patches',
     '- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment',
   );
+  await tree.insert(NETWORK_POLICY_KUSTOMIZATION, 'network-policies', '- allow-webhook-traffic.yaml');
   await insertReplacement(tree, render, 'certificate-dns');
   if (data.defaulting) await insertReplacement(tree, render, 'inject-ca-mutating');
   if (data.validation) await insertReplacement(tree, render, 'inject-ca-validating');
