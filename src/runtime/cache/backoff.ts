@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock, type Clock } from '../clock/clock.ts';
 
 /** How a {@link Backoff} grows. */
 export interface BackoffOptions {
@@ -10,6 +10,8 @@ export interface BackoffOptions {
   readonly jitter?: number;
   /** Default: Math.random. */
   readonly random?: () => number;
+  /** What pauses sleep on. Default: systemClock. */
+  readonly clock?: Clock;
 }
 
 /** Exponential backoff with jitter; `reset` after a healthy stretch starts it over. */
@@ -18,6 +20,7 @@ export class Backoff {
   readonly #maxMs: number;
   readonly #jitter: number;
   readonly #random: () => number;
+  readonly #clock: Clock;
   #nextMs: number;
 
   constructor(options: BackoffOptions = {}) {
@@ -25,6 +28,7 @@ export class Backoff {
     this.#maxMs = options.maxMs ?? 30_000;
     this.#jitter = options.jitter ?? 1;
     this.#random = options.random ?? Math.random;
+    this.#clock = options.clock ?? systemClock;
     this.#nextMs = this.#initialMs;
   }
 
@@ -35,9 +39,9 @@ export class Backoff {
     return Math.min(this.#maxMs, base * (1 + this.#jitter * this.#random()));
   }
 
-  /** Sleeps for the next pause; rejects when `signal` aborts. */
-  async wait(signal: AbortSignal): Promise<void> {
-    await sleep(this.next(), undefined, { signal });
+  /** Sleeps for the next pause; resolves early when `signal` aborts. */
+  wait(signal: AbortSignal): Promise<void> {
+    return this.#clock.sleep(this.next(), signal);
   }
 
   reset(): void {

@@ -4,6 +4,7 @@ import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
 import { transportFor, type Transport } from '../client/transport.ts';
+import type { Clock } from '../clock/clock.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { SharedInformer } from './informer.ts';
@@ -58,6 +59,8 @@ export interface CacheOptions {
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
   readonly random?: () => number;
+  /** Times watches and list/watch backoff. Default: systemClock. */
+  readonly clock?: Clock;
   /** Default: silent. */
   readonly logger?: Logger;
 }
@@ -218,6 +221,7 @@ export class Cache implements CacheReader {
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),
+      ...(o.clock ? { clock: o.clock } : {}),
     });
   }
 }

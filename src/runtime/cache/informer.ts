@@ -2,6 +2,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
+import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
@@ -33,6 +34,8 @@ export interface InformerOptions {
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
   readonly random?: () => number;
+  /** The reflectors' clock. Default: systemClock. */
+  readonly clock?: Clock;
   readonly logger: Logger;
 }
 
@@ -114,6 +117,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
+        ...(o.clock ? { clock: o.clock } : {}),
       });
       this.#reflectors.push(reflector);
       void reflector.run(signal);

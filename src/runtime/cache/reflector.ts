@@ -6,6 +6,7 @@ import { listInPages, type PageRequest } from '../client/list-pager.ts';
 import type { ObjectList } from '../client/options.ts';
 import { resourcePath, withQuery } from '../client/resource-path.ts';
 import type { Transport } from '../client/transport.ts';
+import { systemClock, type Clock } from '../clock/clock.ts';
 import type { Logger } from '../log/logger.ts';
 import { Backoff, type BackoffOptions } from './backoff.ts';
 import { watchEvents } from './watch-events.ts';
@@ -39,6 +40,8 @@ export interface ReflectorOptions {
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
   readonly random?: () => number;
+  /** Measures how long watches last (its monotonic reading) and sleeps the backoff. Default: systemClock. */
+  readonly clock?: Clock;
   readonly logger: Logger;
 }
 
@@ -58,7 +61,12 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  * reaches, and reports a refused watch without its Status body): watches use the Transport.
  */
 export class Reflector {
-  readonly #o: ReflectorOptions & { pageSize: number; minWatchTimeoutSeconds: number; random: () => number };
+  readonly #o: ReflectorOptions & {
+    pageSize: number;
+    minWatchTimeoutSeconds: number;
+    random: () => number;
+    clock: Clock;
+  };
   readonly #backoff: Backoff;
   readonly #api: ApiReader;
   #resourceVersion: string | undefined;
@@ -67,8 +75,14 @@ export class Reflector {
   #lastError: unknown;
 
   constructor(options: ReflectorOptions) {
-    this.#o = { pageSize: 500, minWatchTimeoutSeconds: 300, random: Math.random, ...options };
-    this.#backoff = new Backoff({ random: this.#o.random, ...options.backoff });
+    this.#o = {
+      pageSize: 500,
+      minWatchTimeoutSeconds: 300,
+      random: Math.random,
+      clock: systemClock,
+      ...options,
+    };
+    this.#backoff = new Backoff({ random: this.#o.random, clock: this.#o.clock, ...options.backoff });
     this.#api = new ApiReader(options.transport);
   }
 
@@ -94,12 +108,12 @@ export class Reflector {
           });
           this.#resourceVersion = undefined;
           // 410 again before any event came means the server cannot serve this watch: no list storm.
-          if (this.#goneInARow++ > 0) await this.#backoff.wait(signal).catch(() => undefined);
+          if (this.#goneInARow++ > 0) await this.#backoff.wait(signal);
           continue;
         }
         this.#lastError = err;
         this.#o.logger.error('list/watch failed, retrying', { kind: this.#o.kind.kind, err });
-        await this.#backoff.wait(signal).catch(() => undefined);
+        await this.#backoff.wait(signal);
       }
     }
   }
@@ -134,7 +148,7 @@ export class Reflector {
     const path = withQuery(this.#path(), query);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
-    const started = Date.now();
+    const started = this.#o.clock.monotonic();
     let delivered = false;
     try {
       const res = await this.#o.transport.stream(path, AbortSignal.any([signal, deadline.signal]));
@@ -160,7 +174,7 @@ export class Reflector {
     } finally {
       clearTimeout(timer);
     }
-    return delivered || Date.now() - started >= MIN_HEALTHY_WATCH_MS;
+    return delivered || this.#o.clock.monotonic() - started >= MIN_HEALTHY_WATCH_MS;
   }
 
   /** Events flow again: the next failure starts its backoff over. */

@@ -11,6 +11,7 @@ import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
+import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
 import { compactEtcd } from '../../support/etcd-compaction.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -156,6 +157,29 @@ describe('informer cache through 410 Gone and API server crashes', () => {
       'paged-3',
       'paged-4',
     ]);
+  });
+
+  it('times watches on the monotonic clock: an empty one the server ends at once backs off, whatever the wall clock did', async () => {
+    const ns = await namespace();
+    const clock = new FakeClock();
+    const transport = new ObservedTransport(transportFor(env.kubeConfig));
+    const path = resourcePath(ConfigMapKind, ns);
+    // timeoutSeconds 1 and no jitter: the server ends each watch after a second of real time.
+    const cache = newCache({
+      transport,
+      namespaces: [ns],
+      minWatchTimeoutSeconds: 1,
+      random: () => 0,
+      clock,
+    });
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    clock.stepWall(60 * 60 * 1000);
+    await eventuallyTrue(() => clock.sleepers === 1, 'the reflector sleeps its backoff on the clock');
+    assert.equal(transport.watches.get(path), 1, 'no new watch before the backoff has passed');
+    clock.advance(800);
+    await eventuallyTrue(() => transport.watches.get(path) === 2, 'the watch is opened again after 800 ms');
   });
 
   it('keeps retrying a list it may not do, saying why, and syncs once RBAC allows it', async () => {
