@@ -6,6 +6,7 @@ import { objectKey } from '../client/object-key.ts';
 import { mergePatch } from '../client/patch.ts';
 import { retryOnConflict } from '../client/retry-on-conflict.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
+import { errorMessage } from '../log/error-message.ts';
 import { requeueOf } from '../reconcile/requeue-decision.ts';
 import { done, requeue, type Result } from '../reconcile/result.ts';
 import { containsFinalizer, isBeingDeleted } from './finalizers.ts';
@@ -77,7 +78,7 @@ async function cleanupReporting(obj: KubernetesObject, steps: FinalizerSteps): P
   try {
     return await steps.cleanup();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     steps.recorder?.event(obj, 'Warning', 'CleanupFailed', 'Finalize', `cleanup failed: ${message}`);
     throw err;
   }

@@ -1,4 +1,6 @@
+import { errorMessage } from './error-message.ts';
 import { redactingReplacer } from './redact.ts';
+import { safeEntries, safeStringify } from './safe-json.ts';
 
 /** Log levels, most to least severe. `debug` is controller-runtime's V(1). */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -11,6 +13,8 @@ export type LogFields = Readonly<Record<string, unknown>>;
 /**
  * A structured logger: one JSON object per line with `level`, `ts`, `msg` and the context fields.
  * Credentials in the fields (Secret data, tokens, Authorization headers) are written as `[REDACTED]`.
+ * It never throws: what a field holds that JSON cannot (cycles, BigInts, throwing getters) is
+ * marked in place (see `safeStringify`), so a failure is never hidden by the line that reports it.
  */
 export interface Logger {
   error(msg: string, fields?: LogFields): void;
@@ -38,18 +42,48 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
   const now = options.now ?? Date.now;
   const emit = (level: LogLevel, msg: string, extra: LogFields | undefined): void => {
     if (SEVERITY[level] > threshold) return;
-    const record = { level, ts: new Date(now()).toISOString(), msg, ...fields, ...extra };
+    const record = Object.fromEntries([
+      ['level', level],
+      ['ts', timestamp(now)],
+      ['msg', msg],
+      ...safeEntries(fields),
+      ...(extra ? safeEntries(extra) : []),
+    ]);
     // Redacted at every level: a debug line is as readable by whoever reads the logs as an error.
-    write(`${JSON.stringify(record, redactingReplacer)}\n`);
+    const line = `${safeStringify(record, logReplacer)}\n`;
+    try {
+      write(line);
+    } catch {
+      // The sink itself failed: there is nowhere left to report that, and the caller must go on.
+    }
   };
   return {
     error: (msg, extra) => emit('error', msg, extra),
     warn: (msg, extra) => emit('warn', msg, extra),
     info: (msg, extra) => emit('info', msg, extra),
     debug: (msg, extra) => emit('debug', msg, extra),
-    child: (more) => createLogger(options, { ...fields, ...more }),
+    child: (more) =>
+      createLogger(options, Object.fromEntries([...safeEntries(fields), ...safeEntries(more)])),
     enabled: (level) => SEVERITY[level] <= threshold,
   };
+}
+
+/**
+ * `redactingReplacer`, and an Error's `cause` too: safeStringify stops at a cycle of causes, where
+ * JSON.stringify with the public replacer would recurse for ever on the fresh copies.
+ */
+function logReplacer(key: string, value: unknown): unknown {
+  const replaced = redactingReplacer(key, value);
+  if (!(value instanceof Error) || value.cause === undefined) return replaced;
+  return typeof replaced === 'object' && replaced !== null ? { ...replaced, cause: value.cause } : replaced;
+}
+
+function timestamp(now: () => number): string {
+  try {
+    return new Date(now()).toISOString();
+  } catch (err) {
+    return `[Unreadable: ${errorMessage(err)}]`;
+  }
 }
 
 /** A logger that writes nothing: the default where a component is given none. */

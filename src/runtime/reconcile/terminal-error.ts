@@ -9,10 +9,19 @@ export class TerminalError extends Error {
   }
 }
 
-/** True when `err` is, or wraps (through `cause`), a TerminalError. */
+/**
+ * True when `err` is, or wraps (through `cause`), a TerminalError. A cycle of causes ends the
+ * search, and a `cause` that cannot be read counts as none: deciding a retry must never throw.
+ */
 export function isTerminalError(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof TerminalError) return true;
+  const seen = new Set<unknown>();
+  try {
+    for (let e: unknown = err; e instanceof Error && !seen.has(e); e = e.cause) {
+      if (e instanceof TerminalError) return true;
+      seen.add(e);
+    }
+  } catch {
+    // A throwing getter or proxy trap along the chain: what was walked so far had no TerminalError.
   }
   return false;
 }
