@@ -25,6 +25,11 @@ export class DelayHeap<K extends string> {
     return this.#heap[0]?.readyAt;
   }
 
+  /** The priority `key` waits with, or undefined when it does not wait. */
+  priorityOf(key: K): number | undefined {
+    return this.#byKey.get(key)?.priority;
+  }
+
   /** Inserts or updates `key`; true when the earliest deadline of the heap changed. */
   push(key: K, readyAt: number, priority: number): boolean {
     const before = this.nextReadyAt();

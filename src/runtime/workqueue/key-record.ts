@@ -10,6 +10,8 @@ export interface KeyRecord<K extends string> {
   processing: boolean;
   /** Priority of the pending add: the highest it was given. */
   priority: number;
+  /** Priority the key was handed out at, while processing: requeues of it default to this one. */
+  servedPriority: number;
   /** Order of the pending add across the queue: the fairness rule serves the lowest first. */
   seq: number;
   /** Monotonic clock reading of the pending add, for `workqueue_queue_duration_seconds`; 0 without metrics. */

@@ -126,11 +126,15 @@ export class Workqueue<K extends string = string> {
    * Queues `key` after `delayMs`; the earliest deadline wins when the key waits already. The delay
    * is separate from the ready queue, as in client-go: a key added now and after a delay is
    * processed now and again after the delay.
+   *
+   * A requeue keeps the key's priority unless `options.priority` says otherwise: the priority it
+   * was handed out at while it is processed (so a worker's requeue of a low-priority resync stays
+   * low, and one of a live event stays high), else the priority it waits with, else 0.
    */
   addAfter(key: K, delayMs: number, options?: AddOptions): void {
     if (this.#shuttingDown) return;
     this.#metrics.retries.inc();
-    const priority = options?.priority ?? 0;
+    const priority = options?.priority ?? this.#currentPriority(key);
     // `!(x > 0)` also sends NaN here: a delay that is not a positive number means now.
     if (!(delayMs > 0)) {
       this.#add(key, priority);
@@ -139,7 +143,7 @@ export class Workqueue<K extends string = string> {
     if (this.#delayed.push(key, this.#clock.monotonic() + delayMs, priority)) this.#armTimer();
   }
 
-  /** Queues `key` after the rate limiter's delay for it (a failed attempt). */
+  /** Queues `key` after the rate limiter's delay for it (a failed attempt), at the priority `addAfter` takes. */
   addRateLimited(key: K, options?: AddOptions): void {
     this.addAfter(key, this.#rateLimiter.when(key), options);
   }
@@ -216,6 +220,7 @@ export class Workqueue<K extends string = string> {
         pending: true,
         processing: false,
         priority,
+        servedPriority: priority,
         seq: this.#seq++,
         addedAt,
         startedAt: 0,
@@ -236,6 +241,14 @@ export class Workqueue<K extends string = string> {
     if (this.#getters.length > 0) this.#handOut();
   }
 
+  /** The priority a requeue of `key` keeps by default: see `addAfter`. */
+  #currentPriority(key: K): number {
+    const record = this.#records.get(key);
+    if (record?.processing) return record.servedPriority;
+    if (record?.pending) return record.priority;
+    return this.#delayed.priorityOf(key) ?? 0;
+  }
+
   #raise(record: KeyRecord<K>, priority: number): void {
     this.#metrics.depth.dec(record.priority);
     this.#metrics.depth.inc(priority);
@@ -248,6 +261,7 @@ export class Workqueue<K extends string = string> {
     const metrics = this.#metrics;
     record.pending = false;
     record.processing = true;
+    record.servedPriority = record.priority;
     this.#processing++;
     metrics.depth.dec(record.priority);
     if (metrics.timed) {
