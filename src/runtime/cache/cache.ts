@@ -109,7 +109,9 @@ export class Cache implements CacheReader {
 
   /**
    * Indexes `kind` by `field` (any name; a field path reads best), as controller-runtime's
-   * IndexField; `list(kind, { fieldSelector: 'field=value' })` then answers from the index.
+   * IndexField; `list(kind, { fieldSelector: 'field=value' })` then answers from the index. An
+   * object `extract` throws on is left out of the cache, logged and counted
+   * (`informer_skipped_objects_total`); the informer goes on with the others.
    */
   indexField<T extends KubernetesObject>(kind: Kind<T>, field: string, extract: IndexFunc<T>): void {
     this.informerFor(kind).addIndex(field, extract);

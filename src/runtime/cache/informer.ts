@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
 import { Reflector, type ReflectorSink } from './reflector.ts';
+import { reportSkippedObject } from './skipped-object.ts';
 import { Store, type IndexFunc } from './store.ts';
 import { deepFreeze } from './copy-on-read.ts';
 import type { Transform } from './transform.ts';
@@ -87,7 +88,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     return this.#until(() => this.hasSynced(), signal);
   }
 
-  /** Adds an index; may be called before or after start. */
+  /** Adds an index; may be called before or after start (then it throws, adding nothing, if `fn` throws on a stored object). */
   addIndex(name: string, fn: IndexFunc<T>): void {
     this.#store.addIndex(name, fn);
   }
@@ -171,10 +172,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     const initial = !this.#listed.has(scope);
     const seen = new Set<string>();
     for (const raw of items) {
-      const obj = this.#prepare(raw);
-      const key = keyString(objectKey(obj));
+      const key = keyString(objectKey(raw));
+      // Seen even when skipped: a version the cache already holds stays (see #put).
       seen.add(key);
-      const old = this.#store.set(key, obj);
+      const put = this.#put(key, raw);
+      if (!put) continue;
+      const { old, obj } = put;
       if (!old) this.#emit('onAdd', (h) => h.onAdd?.(obj, initial));
       else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
         this.#emit('onUpdate', (h) => h.onUpdate?.(old, obj));
@@ -187,14 +190,18 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   #change(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: KubernetesObject): void {
-    const obj = this.#prepare(raw);
-    const key = keyString(objectKey(obj));
+    const key = keyString(objectKey(raw));
     if (type === 'DELETED') {
-      this.#store.delete(key);
+      const last = this.#store.delete(key);
+      // An object the cache never held was never announced: no delete either, as client-go.
+      if (!last) return;
+      const obj = this.#tryPrepare(raw) ?? last;
       this.#emit('onDelete', (h) => h.onDelete?.(obj, false));
       return;
     }
-    const old = this.#store.set(key, obj);
+    const put = this.#put(key, raw);
+    if (!put) return;
+    const { old, obj } = put;
     if (old) this.#emit('onUpdate', (h) => h.onUpdate?.(old, obj));
     else this.#emit('onAdd', (h) => h.onAdd?.(obj, false));
   }
@@ -207,9 +214,37 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     for (const waiter of this.#waiters) waiter();
   }
 
-  #prepare(raw: KubernetesObject): T {
-    const transformed = this.#options.transform ? this.#options.transform(raw) : raw;
-    return deepFreeze(transformed as T);
+  /**
+   * Stores `raw`, transformed, under `key`. When the transform or an index function throws, the
+   * object is skipped: logged, counted, and the store left as it was, so the informer goes on
+   * with the other objects and the next events. A version already stored stays, stale rather
+   * than dropped: dropping it would tell handlers and readers that an existing object is gone
+   * (a reconciler may act on that), while a stale version is a state the object really had,
+   * which the next good version replaces. client-go likewise logs a failed store update and
+   * drops the event.
+   */
+  #put(key: string, raw: KubernetesObject): { old: T | undefined; obj: T } | undefined {
+    const obj = this.#tryPrepare(raw);
+    if (!obj) return undefined;
+    try {
+      return { old: this.#store.set(key, obj), obj };
+    } catch (err) {
+      reportSkippedObject(this.#options.logger, this.kind, raw, 'index', err);
+      return undefined;
+    }
+  }
+
+  /** The transformed, frozen object, or undefined (skipped and reported) when the transform throws. */
+  #tryPrepare(raw: KubernetesObject): T | undefined {
+    try {
+      const transformed = this.#options.transform ? this.#options.transform(raw) : raw;
+      if (typeof transformed !== 'object' || transformed === null)
+        throw new TypeError(`the transform returned ${transformed === null ? 'null' : typeof transformed}`);
+      return deepFreeze(transformed as T);
+    } catch (err) {
+      reportSkippedObject(this.#options.logger, this.kind, raw, 'transform', err);
+      return undefined;
+    }
   }
 
   #scopeOf(key: string): string {

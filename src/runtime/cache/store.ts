@@ -6,15 +6,36 @@ export type IndexFunc<T> = (obj: T) => readonly string[];
 /** The index every store has: objects by `metadata.namespace`. */
 export const NAMESPACE_INDEX = 'metadata.namespace';
 
+/** An index function threw: the store was left as it was. */
+export class IndexFunctionError extends Error {
+  override readonly name = 'IndexFunctionError';
+  /** The index whose function threw. */
+  readonly index: string;
+
+  constructor(index: string, key: string, cause: unknown) {
+    super(`index "${index}" failed on ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.index = index;
+  }
+}
+
+/** One index: its function, its values to the keys holding them, and each key's values. */
+interface Index<T> {
+  readonly fn: IndexFunc<T>;
+  readonly keys: Map<string, Set<string>>;
+  /** What `fn` gave for each stored key: removing an object never calls `fn` again. */
+  readonly valuesOf: Map<string, readonly string[]>;
+}
+
 /**
  * Objects by `namespace/name` with their indexes, as client-go's ThreadSafeStore. It has one
  * writer, the informer that owns it, so nothing here needs a lock; readers get what is stored
- * (frozen) and copy it themselves.
+ * (frozen) and copy it themselves. A write whose index function throws changes nothing.
  */
 export class Store<T extends KubernetesObject> {
   readonly #items = new Map<string, T>();
-  /** Index name to its function and its content: index value to the keys holding it. */
-  readonly #indexes = new Map<string, { fn: IndexFunc<T>; keys: Map<string, Set<string>> }>();
+  readonly #indexes = new Map<string, Index<T>>();
 
   constructor() {
     this.addIndex(NAMESPACE_INDEX, (obj) => [obj.metadata?.namespace ?? '']);
@@ -44,11 +65,14 @@ export class Store<T extends KubernetesObject> {
     return this.#indexes.has(name);
   }
 
-  /** Adds an index and fills it from the objects already stored. Re-adding a name replaces it. */
+  /**
+   * Adds an index and fills it from the objects already stored; re-adding a name replaces it.
+   * Throws an {@link IndexFunctionError}, adding nothing, when `fn` throws on a stored object.
+   */
   addIndex(name: string, fn: IndexFunc<T>): void {
-    const index = { fn, keys: new Map<string, Set<string>>() };
+    const index: Index<T> = { fn, keys: new Map(), valuesOf: new Map() };
+    for (const [key, obj] of this.#items) indexOne(index, key, indexValues(name, fn, key, obj));
     this.#indexes.set(name, index);
-    for (const [key, obj] of this.#items) indexOne(index, key, obj);
   }
 
   /** The objects whose index `name` holds `value`. */
@@ -63,12 +87,17 @@ export class Store<T extends KubernetesObject> {
     return out;
   }
 
-  /** Stores `obj` under `key` and returns what was there. */
+  /**
+   * Stores `obj` under `key` and returns what was there. Throws an {@link IndexFunctionError},
+   * keeping what was there, when an index function throws on `obj`.
+   */
   set(key: string, obj: T): T | undefined {
+    const computed = [...this.#indexes].map(([name, index]) => indexValues(name, index.fn, key, obj));
     const old = this.#items.get(key);
-    if (old) this.#unindex(key, old);
+    if (old) this.#unindex(key);
     this.#items.set(key, obj);
-    for (const index of this.#indexes.values()) indexOne(index, key, obj);
+    let i = 0;
+    for (const index of this.#indexes.values()) indexOne(index, key, computed[i++] ?? []);
     return old;
   }
 
@@ -76,24 +105,43 @@ export class Store<T extends KubernetesObject> {
   delete(key: string): T | undefined {
     const old = this.#items.get(key);
     if (!old) return undefined;
-    this.#unindex(key, old);
+    this.#unindex(key);
     this.#items.delete(key);
     return old;
   }
 
-  #unindex(key: string, obj: T): void {
-    for (const { fn, keys } of this.#indexes.values()) {
-      for (const value of fn(obj)) {
+  #unindex(key: string): void {
+    for (const { keys, valuesOf } of this.#indexes.values()) {
+      for (const value of valuesOf.get(key) ?? []) {
         const holders = keys.get(value);
         holders?.delete(key);
         if (holders?.size === 0) keys.delete(value);
       }
+      valuesOf.delete(key);
     }
   }
 }
 
-function indexOne<T>(index: { fn: IndexFunc<T>; keys: Map<string, Set<string>> }, key: string, obj: T): void {
-  for (const value of index.fn(obj)) {
+/** What `fn` gives for `obj`, checked before anything is changed. */
+function indexValues<T>(name: string, fn: IndexFunc<T>, key: string, obj: T): readonly string[] {
+  let values: unknown;
+  try {
+    values = fn(obj);
+  } catch (err) {
+    throw new IndexFunctionError(name, key, err);
+  }
+  if (!Array.isArray(values) || values.some((v) => typeof v !== 'string'))
+    throw new IndexFunctionError(
+      name,
+      key,
+      new TypeError('it returned something other than an array of strings'),
+    );
+  return values as readonly string[];
+}
+
+function indexOne<T>(index: Index<T>, key: string, values: readonly string[]): void {
+  if (values.length > 0) index.valuesOf.set(key, values);
+  for (const value of values) {
     let holders = index.keys.get(value);
     if (!holders) index.keys.set(value, (holders = new Set()));
     holders.add(key);
