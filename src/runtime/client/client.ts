@@ -20,7 +20,10 @@ import { transportFor, type Transport } from './transport.ts';
 export interface ClientOptions {
   /** Where the API server is and who we are. Required unless `transport` is given. */
   readonly kubeConfig?: KubeConfig;
-  /** Default: `transportFor(kubeConfig)`. */
+  /**
+   * Default: `transportFor(kubeConfig)`, whose requests time out after 30 s; give
+   * `transportFor(kubeConfig, { requestTimeoutMs })` for another bound.
+   */
   readonly transport?: Transport;
   /** When given, get and list read from it (read-your-writes included). Default: none, reads go to the API server. */
   readonly cache?: CacheReader;

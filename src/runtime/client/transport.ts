@@ -1,13 +1,16 @@
 import {
   Agent as HttpAgent,
   request as httpRequest,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiErrorFrom } from './api-error.ts';
+import { RequestTimeoutError } from './request-timeout-error.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
+import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
 /** One HTTP request to the API server. `path` includes the query string. */
 export interface RestRequest {
@@ -26,7 +29,10 @@ export interface RestRequest {
  * against the real API server.
  */
 export interface Transport {
-  /** Sends a request and parses the JSON answer; a non-2xx answer rejects with an ApiError. */
+  /**
+   * Sends a request and parses the JSON answer; a non-2xx answer rejects with an ApiError, no
+   * answer in time with a RequestTimeoutError.
+   */
   request<T>(req: RestRequest): Promise<T>;
   /**
    * Opens a streaming GET (a watch): resolves with the response once its status is 200, rejects
@@ -39,8 +45,16 @@ export interface Transport {
  * The Transport of a KubeConfig, on node:https with one keep-alive agent. client-node's own fetch
  * clients are not used because its Watch aborts every stream after 30 s of silence and hides the
  * Status body of failed requests; node:https gives the full answer and one connection pool.
+ *
+ * Every request but a watch is bounded by `requestTimeoutMs` (see `TransportOptions`).
+ *
+ * @example
+ * ```ts
+ * const client = newClient({ transport: transportFor(kubeConfig, { requestTimeoutMs: 10_000 }) });
+ * ```
  */
-export function transportFor(kubeConfig: KubeConfig): Transport {
+export function transportFor(kubeConfig: KubeConfig, transportOptions: TransportOptions = {}): Transport {
+  const o = resolveTransportOptions(transportOptions);
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('The KubeConfig has no current cluster: set its current-context.');
   const server = new URL(cluster.server);
@@ -69,16 +83,42 @@ export function transportFor(kubeConfig: KubeConfig): Transport {
     };
   };
 
-  const send = (
+  const open = (
     opts: RequestOptions,
     body: string | undefined,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
   ): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
-      const req = (secure ? httpsRequest : httpRequest)({ ...opts, ...(signal ? { signal } : {}) }, resolve);
+      const req = (secure ? httpsRequest : httpRequest)({ ...opts, signal }, resolve);
       req.on('error', reject);
       req.end(body);
     });
+
+  /** One attempt, answer read whole, within `requestTimeoutMs`. */
+  const exchange = async (
+    req: RestRequest,
+    headers: OutgoingHttpHeaders,
+    body: string | undefined,
+  ): Promise<Answer> => {
+    const expiry = new AbortController();
+    const timer = new AbortController();
+    void o.clock.sleep(o.requestTimeoutMs, timer.signal).then(() => {
+      if (!timer.signal.aborted)
+        expiry.abort(new RequestTimeoutError(`${req.method} ${req.path}`, o.requestTimeoutMs));
+    });
+    const signal = req.signal ? AbortSignal.any([req.signal, expiry.signal]) : expiry.signal;
+    try {
+      const res = await open(await options(req.method, req.path, headers), body, signal);
+      const text = await readBody(res);
+      return { status: res.statusCode ?? 0, headers: res.headers, text };
+    } catch (err) {
+      // The caller's own abort stays what it is; only our deadline becomes a RequestTimeoutError.
+      if (expiry.signal.aborted && !req.signal?.aborted) throw expiry.signal.reason as Error;
+      throw err;
+    } finally {
+      timer.abort();
+    }
+  };
 
   return {
     async request<T>(req: RestRequest): Promise<T> {
@@ -93,22 +133,28 @@ export function transportFor(kubeConfig: KubeConfig): Transport {
         headers['content-type'] = req.contentType ?? 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
       }
-      const res = await send(await options(req.method, req.path, headers), body, req.signal);
-      const text = await readBody(res);
-      const status = res.statusCode ?? 0;
-      countRestRequest(server.host, req.method, status);
-      if (status < 200 || status > 299) throw apiErrorFrom(status, text, `${req.method} ${req.path}`);
-      return JSON.parse(text) as T;
+      const answer = await exchange(req, headers, body);
+      countRestRequest(server.host, req.method, answer.status);
+      if (answer.status < 200 || answer.status > 299)
+        throw apiErrorFrom(answer.status, answer.text, `${req.method} ${req.path}`);
+      return JSON.parse(answer.text) as T;
     },
 
     async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
-      const res = await send(await options('GET', path, { accept: 'application/json' }), undefined, signal);
+      const res = await open(await options('GET', path, { accept: 'application/json' }), undefined, signal);
       countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;
       const text = await readBody(res);
       throw apiErrorFrom(res.statusCode ?? 0, text, `GET ${path}`);
     },
   };
+}
+
+/** A whole answer. */
+interface Answer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
 }
 
 function keepAliveAgent(secure: boolean, tls: RequestOptions): HttpAgent {
