@@ -34,9 +34,21 @@ export class ApiError extends Error {
   }
 }
 
-/** Builds the ApiError of a failed answer whose body may or may not be a Status. */
-export function apiErrorFrom(code: number, body: string, request: string): ApiError {
-  return new ApiError(code, parseStatus(code, body), request);
+/**
+ * Builds the ApiError of a failed answer whose body may or may not be a Status. A Retry-After the
+ * answer carried goes into `details.retryAfterSeconds` when the body did not say it, as client-go.
+ */
+export function apiErrorFrom(
+  code: number,
+  body: string,
+  request: string,
+  retryAfterSeconds?: number,
+): ApiError {
+  const status = parseStatus(code, body);
+  if (retryAfterSeconds === undefined || status.details?.retryAfterSeconds !== undefined) {
+    return new ApiError(code, status, request);
+  }
+  return new ApiError(code, { ...status, details: { ...status.details, retryAfterSeconds } }, request);
 }
 
 /** The ApiError of an ERROR watch event, whose object is a Status. */

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from '../clock/clock.ts';
 
-/** How {@link transportFor} bounds requests. */
+/** How {@link transportFor} bounds and retries requests. */
 export interface TransportOptions {
   /**
    * How long one attempt of a request may take, from sending it to the last byte of the answer;
@@ -13,7 +13,21 @@ export interface TransportOptions {
    * any healthy answer, and gives up on a dead connection while the caller's backoff still helps.
    */
   readonly requestTimeoutMs?: number;
-  /** Times each attempt. Default: the system clock. */
+  /**
+   * How many times a request is sent again after an answer asking to retry (429 Too Many
+   * Requests with Retry-After), as client-go's rest client. It also bounds how many dead
+   * kept-alive sockets one GET goes past: each leaves the pool as it fails, and a GET is sent
+   * again only while its socket was a reused one, so a fresh connection's failure ends it.
+   * Default: 10.
+   */
+  readonly maxRetries?: number;
+  /**
+   * The longest Retry-After waited for. A longer one fails the request at once with its 429
+   * ApiError (whose `status.details.retryAfterSeconds` tells the server's wish), so that one answer
+   * cannot hold a reconcile for minutes; the caller's backoff takes it from there. Default: 10 000 ms.
+   */
+  readonly maxRetryAfterMs?: number;
+  /** Times each attempt and the waits between retries. Default: the system clock. */
   readonly clock?: Clock;
 }
 
@@ -24,6 +38,8 @@ export type ResolvedTransportOptions = Required<TransportOptions>;
 export function resolveTransportOptions(options: TransportOptions = {}): ResolvedTransportOptions {
   return {
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    maxRetries: options.maxRetries ?? 10,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 10_000,
     clock: options.clock ?? systemClock,
   };
 }

@@ -9,6 +9,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } fro
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
+import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
@@ -46,7 +47,10 @@ export interface Transport {
  * clients are not used because its Watch aborts every stream after 30 s of silence and hides the
  * Status body of failed requests; node:https gives the full answer and one connection pool.
  *
- * Every request but a watch is bounded by `requestTimeoutMs` (see `TransportOptions`).
+ * Every request but a watch is bounded by `requestTimeoutMs`; a 429 with Retry-After is waited
+ * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a kept-alive
+ * socket the server has closed goes again on another connection, as Go's transport does; other
+ * methods never are, for the server may have seen them.
  *
  * @example
  * ```ts
@@ -83,16 +87,29 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     };
   };
 
-  const open = (
-    opts: RequestOptions,
-    body: string | undefined,
-    signal: AbortSignal,
-  ): Promise<IncomingMessage> =>
-    new Promise((resolve, reject) => {
-      const req = (secure ? httpsRequest : httpRequest)({ ...opts, signal }, resolve);
-      req.on('error', reject);
+  const send = (opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<Sent> =>
+    new Promise((resolve) => {
+      const req = (secure ? httpsRequest : httpRequest)({ ...opts, signal }, (res) => resolve({ res }));
+      req.on('error', (err) => resolve({ err, reusedSocket: req.reusedSocket }));
       req.end(body);
     });
+
+  /** Resolves at the answer's headers. Each stale socket leaves the pool as it fails, so this ends. */
+  const open = async (
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> => {
+    for (let stale = 0; ; stale++) {
+      const sent = await send(await options(method, path, headers), body, signal);
+      if ('res' in sent) return sent.res;
+      const again =
+        stale < o.maxRetries && isIdempotent(method) && isStaleConnection(sent.err, sent.reusedSocket);
+      if (!again) throw sent.err;
+    }
+  };
 
   /** One attempt, answer read whole, within `requestTimeoutMs`. */
   const exchange = async (
@@ -108,7 +125,7 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     });
     const signal = req.signal ? AbortSignal.any([req.signal, expiry.signal]) : expiry.signal;
     try {
-      const res = await open(await options(req.method, req.path, headers), body, signal);
+      const res = await open(req.method, req.path, headers, body, signal);
       const text = await readBody(res);
       return { status: res.statusCode ?? 0, headers: res.headers, text };
     } catch (err) {
@@ -133,15 +150,25 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
         headers['content-type'] = req.contentType ?? 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
       }
-      const answer = await exchange(req, headers, body);
-      countRestRequest(server.host, req.method, answer.status);
-      if (answer.status < 200 || answer.status > 299)
-        throw apiErrorFrom(answer.status, answer.text, `${req.method} ${req.path}`);
-      return JSON.parse(answer.text) as T;
+      for (let retries = 0; ; retries++) {
+        const answer = await exchange(req, headers, body);
+        countRestRequest(server.host, req.method, answer.status);
+        if (answer.status >= 200 && answer.status <= 299) return JSON.parse(answer.text) as T;
+        const wait =
+          retries < o.maxRetries
+            ? retryWaitMs(req.method, answer.status, answer.headers, o.maxRetryAfterMs)
+            : undefined;
+        if (wait === undefined) {
+          const hint = retryAfterSeconds(answer.headers);
+          throw apiErrorFrom(answer.status, answer.text, `${req.method} ${req.path}`, hint);
+        }
+        await o.clock.sleep(wait, req.signal);
+        req.signal?.throwIfAborted();
+      }
     },
 
     async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
-      const res = await open(await options('GET', path, { accept: 'application/json' }), undefined, signal);
+      const res = await open('GET', path, { accept: 'application/json' }, undefined, signal);
       countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;
       const text = await readBody(res);
@@ -149,6 +176,9 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     },
   };
 }
+
+/** What one sending gave: the answer, or the error and whether it came on a kept-alive socket. */
+type Sent = { readonly res: IncomingMessage } | { readonly err: Error; readonly reusedSocket: boolean };
 
 /** A whole answer. */
 interface Answer {

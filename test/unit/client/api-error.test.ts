@@ -52,4 +52,18 @@ describe('ApiError', () => {
     assert.equal(await ignoreNotFound(Promise.reject(apiErrorFrom(404, '', 'DELETE /x'))), undefined);
     await assert.rejects(ignoreNotFound(Promise.reject(apiErrorFrom(403, '', 'DELETE /x'))), /403/);
   });
+  it('carries a Retry-After in details.retryAfterSeconds unless the Status said it already', () => {
+    const bare = apiErrorFrom(429, 'slow down', 'GET /x', 3);
+    assert.equal(bare.status.details?.retryAfterSeconds, 3);
+    const said = JSON.stringify({
+      kind: 'Status',
+      code: 429,
+      details: { retryAfterSeconds: 1, kind: 'pods' },
+    });
+    assert.deepEqual(apiErrorFrom(429, said, 'GET /x', 3).status.details, {
+      retryAfterSeconds: 1,
+      kind: 'pods',
+    });
+    assert.equal(apiErrorFrom(429, 'slow down', 'GET /x').status.details, undefined);
+  });
 });

@@ -1,0 +1,48 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * Methods sent again after a failure that may have reached the server, as client-go retries GET
+ * alone: a write sent twice may be done twice (a POST creating two Events, say).
+ */
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET']);
+
+/** Whether a request of this method may be sent again when its first sending may have been seen. */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method);
+}
+
+/** The seconds of a Retry-After header, when it is a whole number of them (as client-go reads it). */
+export function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefined {
+  const value = headers['retry-after']?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * How long to wait before sending a request again after this answer, or undefined to fail with
+ * it. A 429 with Retry-After is retried for every method: the server turned it away before doing
+ * anything. A 5xx with Retry-After is retried for GET alone, since a write may have been done
+ * before the failure (client-go retries writes there too; we do not send one twice unasked).
+ * A wait longer than `maxMs` is not taken.
+ */
+export function retryWaitMs(
+  method: string,
+  status: number,
+  headers: IncomingHttpHeaders,
+  maxMs: number,
+): number | undefined {
+  if (status !== 429 && !(status >= 500 && isIdempotent(method))) return undefined;
+  const seconds = retryAfterSeconds(headers);
+  if (seconds === undefined || seconds * 1000 > maxMs) return undefined;
+  return seconds * 1000;
+}
+
+/**
+ * A failure of a kept-alive socket the server had already closed: the request went out on a
+ * reused connection and was reset before any answer (Node says ECONNRESET, "socket hang up", or
+ * EPIPE). A fresh connection failing the same way is the server's trouble, not a stale socket.
+ */
+export function isStaleConnection(err: unknown, reusedSocket: boolean): boolean {
+  if (!reusedSocket || typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
