@@ -131,9 +131,9 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
           metadata: { name: `local-${attempt}`, namespace: 'default' },
           spec: {},
         });
-        return app.spec?.foo === 'bar' ? app : undefined;
+        return app.spec?.foo === 'default' ? app : undefined;
       }, 'the API server to call the local defaulting webhook');
-      assert.equal(defaulted.spec?.foo, 'bar');
+      assert.equal(defaulted.spec?.foo, 'default');
     } finally {
       manager.kill('SIGTERM');
     }

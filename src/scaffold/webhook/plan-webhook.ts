@@ -11,10 +11,16 @@ import { renderTemplate } from '../render-template.ts';
 import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
 import { StagingTree } from '../staging-tree.ts';
 import { importPath } from '../api/api-paths.ts';
+import { formatGenerated } from '../format-generated.ts';
+import { conversionCode, type ConversionCode } from './conversion-code.ts';
+import { spokeTest } from './conversion-test-objects.ts';
 import { findSpokes, findWebhookResource } from './find-webhook-resource.ts';
+import { readKindShapes, type KindShape } from './kind-shape.ts';
 import { stageWebhookConfig } from './stage-webhook-config.ts';
+import { LABEL_VALUE_MAX_LENGTH, kindExamples } from './webhook-examples.ts';
 import type { CreateWebhookOptions, SpokeTemplateData, WebhookTemplateData } from './webhook-options.ts';
 import { conversionPath, webhookPaths } from './webhook-paths.ts';
+import { wrapWords } from './wrap-words.ts';
 
 /** The plan of `create webhook`, and the resource it is for. */
 export interface WebhookPlan {
@@ -32,6 +38,9 @@ interface WebhookTypes {
 
 /** Renders a webhook template for one target file. */
 export type RenderWebhook = (template: string, target: string) => Promise<string>;
+
+/** The shape of a version of the kind as its types file declares it, undefined when unreadable. */
+type ShapeOf = (resource: ResourceConfig) => KindShape | undefined;
 
 const MAIN_FILE = 'src/main.ts';
 
@@ -63,9 +72,18 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
   const resource: ResourceConfig = { ...found, webhooks };
   await tree.update(PROJECT_FILE, renderProjectFile(withResource(project, found, resource)));
   const requested = { ...options, spokes };
-  const render: RenderWebhook = (template, target) =>
-    renderTemplate(templatePath(template), templateData(project, resource, requested, target));
-  const data = templateData(project, resource, requested, MAIN_FILE);
+  const allSpokes = findSpokes(project, found, webhooks.spoke ?? []);
+  const shapeOf = kindShapes(options.dir, project, [found, ...otherVersions(project, found)]);
+  const render: RenderWebhook = async (template, target) =>
+    formatGenerated(
+      tree.root,
+      target,
+      await renderTemplate(
+        templatePath(template),
+        templateData(project, resource, requested, target, shapeOf),
+      ),
+    );
+  const data = templateData(project, resource, requested, MAIN_FILE, shapeOf);
   await stageWebhookCode(tree, data, render);
   await stageWebhookConfig(tree, data, render);
   // The test covers every webhook of the kind, so each new type updates it (kept when edited).
@@ -73,10 +91,11 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
     defaulting: webhooks.defaulting === true,
     validation: webhooks.validation === true,
     conversion: webhooks.conversion === true,
-    spokes: findSpokes(project, found, webhooks.spoke ?? []),
+    spokes: allSpokes,
   };
-  const test = templateData(project, resource, all, data.paths.test);
-  await tree.generate(test.target, await renderTemplate(templatePath('webhook.test.ts'), test), true);
+  const test = templateData(project, resource, all, data.paths.test, shapeOf);
+  const testText = await renderTemplate(templatePath('webhook.test.ts'), test);
+  await tree.generate(test.target, await formatGenerated(tree.root, test.target, testText), true);
   return { changes: finishPlan(tree), resource };
 }
 
@@ -192,11 +211,49 @@ function templatePath(template: string): string {
   return join(templatesDir('webhook'), `${template}.ejs`);
 }
 
+/** The kind's APIs in versions other than the resource's: its spokes, now or later. */
+function otherVersions(project: ProjectConfig, resource: ResourceConfig): ResourceConfig[] {
+  return project.resources.filter(
+    (r) =>
+      r.api !== undefined &&
+      r.group === resource.group &&
+      r.kind === resource.kind &&
+      r.version !== resource.version,
+  );
+}
+
+/** The kind's shapes, read once for every version. */
+function kindShapes(root: string, project: ProjectConfig, resources: readonly ResourceConfig[]): ShapeOf {
+  const refs = resources.map((r) => ({
+    typesPath: webhookPaths(project, r).types,
+    qualifiedGroup: qualifiedGroup(r),
+    version: r.version,
+    kind: r.kind,
+  }));
+  const shapes = readKindShapes(root, refs);
+  return (resource) => shapes[resources.findIndex((r) => r.version === resource.version)];
+}
+
+/** The conversion of a spoke: a copy where no shape could be read (the types do not parse yet). */
+function spokeCode(
+  hub: KindShape | undefined,
+  spoke: KindShape | undefined,
+  names: { hub: string; spoke: string; hubVersion: string; spokeVersion: string },
+): ConversionCode {
+  if (!hub || !spoke)
+    return { toHub: '{ ...spoke }', fromHub: '{ ...hub }', helpers: [], notes: [], usesMissing: false };
+  return conversionCode(
+    { type: names.hub, version: names.hubVersion, shape: hub },
+    { type: names.spoke, version: names.spokeVersion, shape: spoke },
+  );
+}
+
 function templateData(
   project: ProjectConfig,
   resource: ResourceConfig,
   types: WebhookTypes,
   target: string,
+  shapeOf: ShapeOf,
 ): WebhookTemplateData {
   const group = qualifiedGroup(resource);
   const kindLower = resource.kind.toLowerCase();
@@ -213,13 +270,30 @@ function templateData(
     defaulting: types.defaulting,
     validation: types.validation,
     conversion: types.conversion,
-    spokes: types.spokes.map((spoke): SpokeTemplateData => ({
-      version: spoke.version,
-      typeAlias: `${resource.kind}${upperFirst(spoke.version)}`,
-      conversionName: `${kindCamel}${upperFirst(spoke.version)}Conversion`,
-      types: webhookPaths(project, spoke).types,
-      conversion: conversionPath(project, spoke),
-    })),
+    spokes: types.spokes.map((spoke): SpokeTemplateData => {
+      const typeAlias = `${resource.kind}${upperFirst(spoke.version)}`;
+      const hubShape = shapeOf(resource);
+      const spokeShape = shapeOf(spoke);
+      const spokeObjects = kindExamples(spokeShape, kindCamel).objects;
+      return {
+        version: spoke.version,
+        typeAlias,
+        conversionName: `${kindCamel}${upperFirst(spoke.version)}Conversion`,
+        types: webhookPaths(project, spoke).types,
+        conversion: conversionPath(project, spoke),
+        code: spokeCode(hubShape, spokeShape, {
+          hub: resource.kind,
+          spoke: typeAlias,
+          hubVersion: resource.version,
+          spokeVersion: spoke.version,
+        }),
+        test:
+          hubShape && spokeShape && spokeObjects ? spokeTest(hubShape, spokeShape, spokeObjects) : undefined,
+      };
+    }),
+    examples: kindExamples(shapeOf(resource), kindCamel, otherVersions(project, resource).map(shapeOf)),
+    LABEL_VALUE_MAX_LENGTH,
+    wrap: wrapWords,
     projectName: project.projectName,
     licenseHeader: licenseHeader(project.settings),
     paths: webhookPaths(project, resource),

@@ -1,3 +1,7 @@
+import type { ConversionCode } from './conversion-code.ts';
+import type { SpokeTest } from './conversion-test-objects.ts';
+import type { KindExamples } from './webhook-examples.ts';
+
 /** What `tsoperator create webhook` takes. */
 export interface CreateWebhookOptions {
   /** The project folder. */
@@ -28,6 +32,10 @@ export interface SpokeTemplateData {
   readonly conversionName: string;
   readonly types: string;
   readonly conversion: string;
+  /** The conversion's code, written against the fields of the hub and the spoke. */
+  readonly code: ConversionCode;
+  /** The spoke object the webhook test converts, or undefined when none can be written. */
+  readonly test: SpokeTest | undefined;
 }
 
 /** The values the webhook templates see. */
@@ -47,6 +55,12 @@ export interface WebhookTemplateData {
   readonly validation: boolean;
   readonly conversion: boolean;
   readonly spokes: readonly SpokeTemplateData[];
+  /** The example default and rule, and the test's objects, from the fields the kind has. */
+  readonly examples: KindExamples;
+  /** Names at most this long fit in a label value. */
+  readonly LABEL_VALUE_MAX_LENGTH: number;
+  /** `text` in lines of at most `width` characters, for doc comments. */
+  readonly wrap: (text: string, width: number) => string[];
   readonly projectName: string;
   readonly licenseHeader: string;
   readonly paths: WebhookPaths;

@@ -264,7 +264,7 @@ describe('create webhook: refusals', () => {
       );
       assert.deepEqual(await snapshotFolder(dir), before);
       const defaulter = join(dir, 'src/webhooks/v1/webapp.defaulter.ts');
-      const edited = (await readFile(defaulter, 'utf8')).replace("'bar'", "'mine'");
+      const edited = (await readFile(defaulter, 'utf8')).replace("'default'", "'mine'");
       await writeFile(defaulter, edited);
       const { plan } = await createWebhook(dir, { defaulting: true, force: true });
       assert.ok(
@@ -279,7 +279,7 @@ describe('create webhook: refusals', () => {
       await createWebhook(dir, { defaulting: true });
       const defaulter = join(dir, 'src/webhooks/v1/webapp.defaulter.ts');
       const setup = join(dir, 'src/webhooks/v1/webapp.webhook.ts');
-      const editedDefaulter = (await readFile(defaulter, 'utf8')).replace("'bar'", "'mine'");
+      const editedDefaulter = (await readFile(defaulter, 'utf8')).replace("'default'", "'mine'");
       await writeFile(defaulter, editedDefaulter);
       const editedSetup = (await readFile(setup, 'utf8')).replace(
         '): void {\n',
