@@ -7,6 +7,7 @@ import { DEFAULT_INDEX_URL, downloadRelease } from './download.ts';
 import { buildFromGo, goAvailable } from './go-build.ts';
 import { withFileLock } from './lock.ts';
 import { assetsDir, cacheRoot } from './paths.ts';
+import { ProgressFollower, sharedProgress } from './shared-progress.ts';
 import { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion } from './versions.ts';
 
 /** Where a folder of control-plane binaries came from. */
@@ -33,7 +34,10 @@ export interface ResolveAssetsOptions {
   cacheDir?: string;
   /** Environment to read KUBEBUILDER_ASSETS from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Receives one line per step of a long download or build. */
+  /**
+   * Receives one line per step of a long download or build, this process's or, while it waits for
+   * the cache's lock, the one of the process holding it. Default: nothing.
+   */
   onProgress?: (line: string) => void;
 }
 
@@ -52,12 +56,40 @@ export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise
   const cached = cachedAssets(dir);
   if (cached) return cached;
   await mkdir(dirname(dir), { recursive: true });
-  return withFileLock(`${dir}.lock`, async () => {
-    // Another process may have filled the cache while this one waited for the lock.
-    const filled = cachedAssets(dir);
-    if (filled) return filled;
-    return fetchAssets(version.text, dir, root, options);
-  });
+  const lockDir = `${dir}.lock`;
+  const progressFile = join(lockDir, 'progress');
+  const progress = options.onProgress ?? (() => undefined);
+  return withFileLock(
+    lockDir,
+    async () => {
+      // Another process may have filled the cache while this one waited for the lock.
+      const filled = cachedAssets(dir);
+      if (filled) return filled;
+      return fetchAssets(version.text, dir, root, {
+        ...options,
+        onProgress: sharedProgress(progressFile, progress),
+      });
+    },
+    { onBusy: followOwner(progressFile, version.text, progress) },
+  );
+}
+
+/** While another process fetches the binaries: say so once, then pass its progress on. */
+function followOwner(
+  progressFile: string,
+  version: string,
+  progress: (line: string) => void,
+): (ownerPid: number | undefined) => Promise<void> {
+  const follower = new ProgressFollower(progressFile, progress);
+  let announced = false;
+  return async (ownerPid) => {
+    if (!announced) {
+      const owner = ownerPid === undefined ? 'another process' : `process ${ownerPid}`;
+      progress(`waiting for ${owner} to download or build the Kubernetes ${version} binaries:`);
+      announced = true;
+    }
+    await follower.poll();
+  };
 }
 
 function assetsFromEnv(dir: string): Assets {
@@ -86,6 +118,20 @@ async function fetchAssets(
   const progress = options.onProgress ?? (() => undefined);
   const tried: string[] = [];
   const canBuild = (options.allowBuild ?? true) && (await goAvailable());
+  const buildControllerManager = () =>
+    buildFromGo({
+      version,
+      dest: dir,
+      workRoot: join(root, 'envtest', 'build'),
+      only: ['kube-controller-manager'],
+      onProgress: progress,
+    });
+  if (missingBinaries(dir, ARCHIVE_BINARIES).length === 0) {
+    // An earlier download, made where Go was not: only kube-controller-manager can be added.
+    if (!canBuild) return { dir, source: 'cache', missing: missingBinaries(dir) };
+    await buildControllerManager();
+    return { dir, source: 'build', missing: missingBinaries(dir) };
+  }
   if (options.allowDownload ?? true) {
     const outcome = await downloadRelease({
       version,
@@ -95,14 +141,7 @@ async function fetchAssets(
     });
     if (outcome.kind === 'downloaded') {
       // Envtest archives carry no kube-controller-manager; build it when Go is here.
-      if (canBuild)
-        await buildFromGo({
-          version,
-          dest: dir,
-          workRoot: join(root, 'envtest', 'build'),
-          only: ['kube-controller-manager'],
-          onProgress: progress,
-        });
+      if (canBuild) await buildControllerManager();
       return { dir, source: 'download', missing: missingBinaries(dir) };
     }
     tried.push(`download: ${outcome.reason}`);

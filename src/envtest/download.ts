@@ -16,7 +16,7 @@ export const DEFAULT_INDEX_URL =
 
 export interface DownloadOptions {
   version: string;
-  /** Folder to create holding the binaries; it appears whole or not at all. */
+  /** Folder to put the binaries in; each binary appears whole or not at all. */
   dest: string;
   indexUrl: string;
   onProgress: (line: string) => void;
@@ -53,14 +53,14 @@ export async function downloadRelease(options: DownloadOptions): Promise<Downloa
   const staging = await mkdtemp(join(dirname(options.dest), '.download-'));
   try {
     const archive = join(staging, archiveName);
-    const digest = await fetchToFile(entry.selfLink, archive, timeoutMs);
+    const digest = await fetchToFile(entry.selfLink, archive, timeoutMs, options.onProgress);
     if (digest !== entry.hash.toLowerCase()) {
       throw new TsoperatorError(
         `Checksum mismatch for ${entry.selfLink}: expected sha512 ${entry.hash}, got ${digest}. The archive was discarded; try again, and report it if it persists.`,
       );
     }
     await unpack(archive, join(staging, 'out'));
-    await rename(join(staging, 'out'), options.dest);
+    await placeDownloaded(join(staging, 'out'), options.dest);
     options.onProgress(`unpacked ${ARCHIVE_BINARIES.join(', ')} into ${options.dest}`);
     return { kind: 'downloaded' };
   } catch (err) {
@@ -85,15 +85,49 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
   return response.text();
 }
 
-/** Streams `url` into `file` and returns its sha512 in hex. */
-async function fetchToFile(url: string, file: string, timeoutMs: number): Promise<string> {
+/** Streams `url` into `file`, reporting each tenth of it, and returns its sha512 in hex. */
+async function fetchToFile(
+  url: string,
+  file: string,
+  timeoutMs: number,
+  onProgress: (line: string) => void,
+): Promise<string> {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const hash = createHash('sha512');
+  const meter = downloadMeter(Number(response.headers.get('content-length') ?? NaN), onProgress);
   const body = Readable.fromWeb(response.body);
-  body.on('data', (chunk: Buffer) => hash.update(chunk));
+  body.on('data', (chunk: Buffer) => {
+    hash.update(chunk);
+    meter(chunk.length);
+  });
   await pipeline(body, createWriteStream(file));
   return hash.digest('hex');
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Counts received bytes and reports `  42.0 of 103.5 MB (40%)` at each tenth of `total`, or every
+ * 10 MB when the server sent no length: steps of the download, not of the clock.
+ */
+export function downloadMeter(total: number, onProgress: (line: string) => void): (bytes: number) => void {
+  const known = Number.isFinite(total) && total > 0;
+  const step = known ? total / 10 : 10 * MB;
+  let received = 0;
+  let reported = 0;
+  return (bytes) => {
+    received += bytes;
+    const steps = Math.floor(received / step);
+    if (steps <= reported) return;
+    reported = steps;
+    const mb = (n: number): string => (n / MB).toFixed(1);
+    onProgress(
+      known
+        ? `  ${mb(received)} of ${mb(total)} MB (${Math.floor((100 * received) / total)}%)`
+        : `  ${mb(received)} MB`,
+    );
+  };
 }
 
 /** Unpacks the archive (binaries under controller-tools/envtest/) flat into `out`. */
@@ -109,6 +143,15 @@ async function unpack(archive: string, out: string): Promise<void> {
     await rename(join(binDir, name), join(out, name));
     await chmod(join(out, name), 0o755);
   }
+}
+
+/**
+ * Moves the unpacked binaries into `dest`, which may already hold some (a kube-controller-manager
+ * built earlier, a download cut short): each binary is renamed into place whole.
+ */
+async function placeDownloaded(out: string, dest: string): Promise<void> {
+  await mkdir(dest, { recursive: true });
+  for (const name of ARCHIVE_BINARIES) await rename(join(out, name), join(dest, name));
 }
 
 function describe(err: unknown): string {

@@ -25,6 +25,11 @@ export interface EnvironmentOptions {
   apiServerArgs?: readonly string[];
   /** Extra etcd flags. */
   etcdArgs?: readonly string[];
+  /**
+   * Receives a line per step when the binaries are first downloaded or built (minutes, once per
+   * machine). Default: each line to stderr after `envtest: `, where `node --test` shows it at once.
+   */
+  onProgress?: (line: string) => void;
 }
 
 /** An identity on the test API server: its KubeConfig and a kubeconfig file for child processes. */
@@ -79,9 +84,10 @@ export class Environment {
     const binDir =
       options.binaryAssetsDir ??
       (
-        await resolveAssets(
-          options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion },
-        )
+        await resolveAssets({
+          onProgress: options.onProgress ?? ((line) => process.stderr.write(`envtest: ${line}\n`)),
+          ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
+        })
       ).dir;
     const reaper = new Reaper();
     const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));

@@ -5,6 +5,7 @@ import { execa, ExecaError } from 'execa';
 import { TsoperatorError } from '../errors.ts';
 import type { ControlPlaneBinary } from './binaries.ts';
 import { CONTROL_PLANE_BINARIES } from './binaries.ts';
+import { GoBuildCounts } from './go-build-counts.ts';
 import { goModuleWrapper, kubernetesStagingReplaces } from './go-module.ts';
 
 export interface GoBuildOptions {
@@ -43,6 +44,10 @@ export async function goAvailable(): Promise<boolean> {
  */
 export async function buildFromGo(options: GoBuildOptions): Promise<void> {
   const wanted = options.only ?? CONTROL_PLANE_BINARIES;
+  // Kubernetes' own binaries share one module download, so they go first; etcd last.
+  const order = [...wanted.filter((b) => b !== 'etcd'), ...wanted.filter((b) => b === 'etcd')];
+  const step = (binary: ControlPlaneBinary): string => `${order.indexOf(binary) + 1} of ${order.length}`;
+  options.onProgress(`fetching k8s.io/kubernetes v${options.version} from the Go module proxy`);
   const kubernetes = await downloadModule(`k8s.io/kubernetes@v${options.version}`, options.version);
   const staging = await mkdtemp(join(dirname(options.dest), '.build-'));
   try {
@@ -54,14 +59,14 @@ export async function buildFromGo(options: GoBuildOptions): Promise<void> {
         replace: kubernetesStagingReplaces(await readFile(kubernetes.goMod, 'utf8'), options.version),
       }),
     );
-    for (const binary of wanted.filter((b) => b !== 'etcd')) {
-      const pkg = KUBERNETES_COMMANDS[binary as keyof typeof KUBERNETES_COMMANDS];
+    for (const binary of order.filter((b) => b !== 'etcd')) {
+      const pkg = KUBERNETES_COMMANDS[binary];
       await goBuild(
         k8sModule,
         pkg,
         join(staging, binary),
         kubernetesLdflags(options.version),
-        binary,
+        { label: binary, step: step(binary) },
         options.onProgress,
       );
     }
@@ -77,7 +82,7 @@ export async function buildFromGo(options: GoBuildOptions): Promise<void> {
         'go.etcd.io/etcd/server/v3',
         join(staging, 'etcd'),
         ['-s', '-w'],
-        `etcd ${etcdVersion}`,
+        { label: `etcd ${etcdVersion}`, step: step('etcd') },
         options.onProgress,
       );
     }
@@ -100,11 +105,23 @@ async function downloadModule(spec: string, version: string): Promise<Downloaded
     const info = JSON.parse(stdout) as { Dir: string; GoMod: string };
     return { dir: info.Dir, goMod: info.GoMod };
   } catch (err) {
-    const detail = err instanceof ExecaError ? firstLine(String(err.stdout || err.stderr)) : String(err);
+    const detail = err instanceof ExecaError ? downloadError(err) : String(err);
     throw new TsoperatorError(
       `Kubernetes ${version} could not be fetched from the Go module proxy (${detail}). Check the version (e.g. 1.37.2) and that the proxy is reachable.`,
     );
   }
+}
+
+/** Why `go mod download -json` failed: the `Error` of the JSON it prints, else its first line of output. */
+function downloadError(err: { stdout?: unknown; stderr?: unknown }): string {
+  const stdout = typeof err.stdout === 'string' ? err.stdout : '';
+  try {
+    const { Error: reason } = JSON.parse(stdout) as { Error?: string };
+    if (reason) return firstLine(reason);
+  } catch {
+    // Not JSON: go failed before it could say which module, e.g. a bad GOFLAGS.
+  }
+  return firstLine(stdout || (typeof err.stderr === 'string' ? err.stderr : ''));
 }
 
 /** The etcd version a Kubernetes release is tested with, from its hack/lib/etcd.sh. */
@@ -143,20 +160,23 @@ async function writeWrapper(dir: string, goMod: string): Promise<void> {
   }
 }
 
-/** Runs `go build -v`, reporting progress every 20 s: compiling Kubernetes takes minutes. */
+/**
+ * Runs `go build -v`, reporting every 20 s the modules downloaded and packages compiled so far:
+ * compiling Kubernetes takes minutes, most of it before the first binary is written.
+ */
 async function goBuild(
   moduleDir: string,
   pkg: string,
   output: string,
   ldflags: string[],
-  label: string,
+  { label, step }: { label: string; step: string },
   onProgress: (line: string) => void,
 ): Promise<void> {
   const started = Date.now();
-  let packages = 0;
-  onProgress(`building ${label} from the Go module proxy (this takes a few minutes)`);
+  const counts = new GoBuildCounts();
+  onProgress(`building ${label} from the Go module proxy (${step}; this takes a few minutes)`);
   const ticker = setInterval(() => {
-    onProgress(`  ${label}: ${packages} packages compiled, ${Math.round((Date.now() - started) / 1000)} s`);
+    onProgress(`  ${label}: ${counts.summary()}, ${Math.round((Date.now() - started) / 1000)} s`);
   }, 20_000);
   try {
     const build = execa(
@@ -168,12 +188,7 @@ async function goBuild(
         all: true,
       },
     );
-    build.stderr?.on('data', (chunk: Buffer) => {
-      packages += chunk
-        .toString()
-        .split('\n')
-        .filter((l) => l && !l.startsWith('go: ')).length;
-    });
+    build.stderr?.on('data', (chunk: Buffer) => counts.add(chunk.toString()));
     await build;
   } catch (err) {
     const output = err instanceof ExecaError ? String(err.all ?? err.message) : String(err);
@@ -183,7 +198,7 @@ async function goBuild(
   } finally {
     clearInterval(ticker);
   }
-  onProgress(`built ${label} in ${Math.round((Date.now() - started) / 1000)} s`);
+  onProgress(`built ${label} in ${Math.round((Date.now() - started) / 1000)} s (${step})`);
 }
 
 async function placeBinaries(staging: string, dest: string, names: readonly string[]): Promise<void> {

@@ -19,8 +19,26 @@ describe('tsoperator envtest use, from an empty cache', () => {
     assert.equal(first.code, 0, first.stderr);
     const dir = first.stdout.trim();
     assert.ok(dir.startsWith(join(cache, 'envtest', 'k8s', `${DEFAULT_KUBERNETES_VERSION}-`)), dir);
-    assert.match(first.stderr, /building kube-apiserver from the Go module proxy/);
-    assert.match(first.stderr, /built etcd 3\.\d+\.\d+ in \d+ s/);
+    assert.equal(first.stdout, `${dir}\n`, 'stdout holds the folder alone: progress goes to stderr');
+    assert.match(
+      first.stderr,
+      new RegExp(
+        `^fetching k8s\\.io/kubernetes v${DEFAULT_KUBERNETES_VERSION} from the Go module proxy$`,
+        'm',
+      ),
+    );
+    for (const [step, binary] of [
+      'kube-apiserver',
+      'kubectl',
+      'kube-controller-manager',
+      'etcd 3\\.\\d+\\.\\d+',
+    ].entries()) {
+      assert.match(
+        first.stderr,
+        new RegExp(`^building ${binary} from the Go module proxy \\(${step + 1} of 4;`, 'm'),
+      );
+      assert.match(first.stderr, new RegExp(`^built ${binary} in \\d+ s \\(${step + 1} of 4\\)$`, 'm'));
+    }
     const version = execFileSync(join(dir, 'kube-apiserver'), ['--version'], { encoding: 'utf8' });
     assert.equal(version.trim(), `Kubernetes v${DEFAULT_KUBERNETES_VERSION}`);
     assert.match(
@@ -42,7 +60,7 @@ describe('tsoperator envtest use, from an empty cache', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /^Error: Kubernetes 1\.37\.99 could not be fetched from the Go module proxy \(.+\)\. Check the version/,
+      /^Error: Kubernetes 1\.37\.99 could not be fetched from the Go module proxy \(k8s\.io\/kubernetes@v1\.37\.99: .+\)\. Check the version/m,
     );
     assert.doesNotMatch(result.stderr, /\n\s+at /);
   });

@@ -37,12 +37,15 @@ describe('downloading the envtest release archive', () => {
   let archive: Buffer;
   let work: string;
   const indexes = new Map<string, string>();
+  /** The `/held/` archive is answered once this is settled. */
+  const held = latch();
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'tsoperator-download-test-'));
     archive = buildArchive(work);
     server = createServer((req, res) => {
       if (req.url === `/${ARCHIVE}`) return void res.end(archive);
+      if (req.url === `/held/${ARCHIVE}`) return void held.promise.then(() => res.end(archive));
       const index = indexes.get(req.url ?? '');
       if (index !== undefined) return void res.end(index);
       res.statusCode = 404;
@@ -51,9 +54,11 @@ describe('downloading the envtest release archive', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const index = (hash: string): string =>
-      `releases:\n  v${VERSION}:\n    ${ARCHIVE}:\n      hash: ${hash}\n      selfLink: ${base}/${ARCHIVE}\n`;
-    indexes.set('/good.yaml', index(createHash('sha512').update(archive).digest('hex')));
+    const index = (hash: string, path = ''): string =>
+      `releases:\n  v${VERSION}:\n    ${ARCHIVE}:\n      hash: ${hash}\n      selfLink: ${base}${path}/${ARCHIVE}\n`;
+    const digest = createHash('sha512').update(archive).digest('hex');
+    indexes.set('/good.yaml', index(digest));
+    indexes.set('/held.yaml', index(digest, '/held'));
     indexes.set('/bad.yaml', index('0'.repeat(128)));
     indexes.set('/empty.yaml', 'releases: {}\n');
   });
@@ -62,14 +67,55 @@ describe('downloading the envtest release archive', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const resolveWith = (cacheDir: string, indexPath: string) =>
+  const resolveWith = (cacheDir: string, indexPath: string, onProgress?: (line: string) => void) =>
     resolveAssets({
       version: VERSION,
       cacheDir,
       env: {},
       indexUrl: `${base}${indexPath}`,
       allowBuild: false,
+      ...(onProgress ? { onProgress } : {}),
     });
+
+  it('reports the download as it goes: the archive, its tenths, the binaries unpacked', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'tsoperator-cache-'));
+    try {
+      const lines: string[] = [];
+      await resolveWith(cacheDir, '/good.yaml', (line) => lines.push(line));
+      assert.equal(lines[0], `downloading ${base}/${ARCHIVE}`);
+      assert.match(lines.at(-2) ?? '', /^ {2}\d+\.\d of \d+\.\d MB \(100%\)$/);
+      assert.match(lines.at(-1) ?? '', /^unpacked etcd, kube-apiserver, kubectl into /);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it("while another resolve holds the cache, says it waits and shows that one's progress", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'tsoperator-cache-'));
+    try {
+      const firstDownloading = latch();
+      const first = resolveWith(cacheDir, '/held.yaml', (line) => {
+        if (line.startsWith('downloading ')) firstDownloading.open();
+      });
+      await firstDownloading.promise;
+      const relayed = latch();
+      const lines: string[] = [];
+      const second = resolveWith(cacheDir, '/held.yaml', (line) => {
+        lines.push(line);
+        if (line.startsWith('downloading ')) relayed.open();
+      });
+      await relayed.promise;
+      held.open();
+      assert.equal((await first).source, 'download');
+      assert.equal((await second).source, 'cache');
+      assert.deepEqual(lines.slice(0, 2), [
+        `waiting for process ${process.pid} to download or build the Kubernetes ${VERSION} binaries:`,
+        `downloading ${base}/held/${ARCHIVE}`,
+      ]);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
 
   it('verifies the checksum, unpacks the binaries into the cache, then answers from the cache', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'tsoperator-cache-'));
@@ -79,6 +125,11 @@ describe('downloading the envtest release archive', () => {
       assert.deepEqual(readdirSync(assets.dir).sort(), ['etcd', 'kube-apiserver', 'kubectl']);
       assert.deepEqual(assets.missing, ['kube-controller-manager']);
       assert.equal(execFileSync(join(assets.dir, 'kubectl'), { encoding: 'utf8' }), 'kubectl\n');
+      assert.deepEqual(await resolveWith(cacheDir, '/good.yaml'), {
+        dir: assets.dir,
+        source: 'cache',
+        missing: ['kube-controller-manager'],
+      });
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -132,3 +183,10 @@ describe('downloading the envtest release archive', () => {
     }
   });
 });
+
+/** A promise that settles when `open()` is called. */
+function latch(): { promise: Promise<unknown>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise((resolve) => (open = () => resolve(undefined)));
+  return { promise, open };
+}
