@@ -33,7 +33,7 @@ export function registerCreateCommand(program: Command): void {
     .option('--group <group>', "the API group, without the domain; default: the project's group, else none")
     .option('--version <version>', 'the API version, e.g. v1 or v1beta1; default: v1')
     .option('--plural <plural>', 'the resource name; default: the English plural of the kind')
-    .option('--namespaced [bool]', 'the kind is namespaced (default: true)', parseBooleanFlag, true)
+    .option('--namespaced [bool]', 'the kind is namespaced', parseBooleanFlag, true)
     .option('--no-namespaced', 'the kind is cluster-scoped')
     .option(
       '--resource [bool]',
