@@ -83,7 +83,7 @@ function reportUngroupedKinds(api: ApiProject, diagnostics: DiagnosticList): voi
     const file = declaration.getSourceFile();
     const { line, column } = file.getLineAndColumnAtPos(declaration.getNameNode().getStart());
     const message =
-      `kind ${declaration.getName()} is in a folder without +groupName; add a groupversion_info.ts ` +
+      `kind ${declaration.getName()} is in a folder without +groupName; add a groupversion-info.ts ` +
       'there with `// +groupName=<group>` at its top';
     diagnostics.error(DiagnosticCodes.missingGroupVersion, message, {
       file: api.context.displayPath(file),
