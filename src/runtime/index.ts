@@ -10,6 +10,8 @@ export { type Result, done, requeue, requeueAfter, seconds } from './reconcile/r
 export { TerminalError, isTerminalError } from './reconcile/terminal-error.ts';
 /** The interface a controller's reconciler implements. */
 export { type Reconciler } from './reconcile/reconciler.ts';
+/** The logger of the running reconcile, from its signal: `loggerFrom(signal).info(...)`, as `log.FromContext(ctx)`. */
+export { loggerFrom } from './reconcile/reconcile-logger.ts';
 /** Structured JSON logging. */
 export { type Logger, type LogLevel, createLogger } from './log/logger.ts';
 /** The registry served on /metrics. */
@@ -103,7 +105,11 @@ export { type IndexFunc } from './cache/store.ts';
 /** Transforms applied before objects are cached; `stripManagedFields` is the default. */
 export { type Transform, stripManagedFields } from './cache/transform.ts';
 /** The manager: client, cache, metrics and probes, leader election, and the controllers it runs. */
-export { Manager, LeaderElectionLostError } from './manager/manager.ts';
+export { Manager } from './manager/manager.ts';
+/** Why `start` rejected: the lease was lost, the caches did not sync in time, the drain outlived its timeout. */
+export { LeaderElectionLostError } from './leader/leader-election-lost-error.ts';
+export { CacheSyncTimeoutError } from './manager/cache-sync-timeout-error.ts';
+export { GracefulShutdownTimeoutError } from './manager/controller-group.ts';
 export { type ManagerOptions } from './manager/manager-options.ts';
 /** Start-up stopped because RBAC denies what the controllers need; the message lists the markers to add. */
 export { MissingPermissionsError, type Permission } from './manager/permission-check.ts';

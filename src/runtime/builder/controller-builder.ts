@@ -118,6 +118,7 @@ export class ControllerBuilder {
       ...this.#options,
       name: this.#name ?? forKind.kind.toLowerCase(),
       reconciler,
+      forKind,
     });
     for (const watch of this.#watches) {
       const informer = this.#host.informerFor(watch.kind);

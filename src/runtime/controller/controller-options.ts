@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../clock/clock.ts';
 import { systemClock } from '../clock/clock.ts';
+import type { Kind } from '../client/kind.ts';
 import type { Logger } from '../log/logger.ts';
 import { silentLogger } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
@@ -12,6 +13,8 @@ export interface ControllerOptions {
   /** Unique among the manager's controllers; names the queue, the metrics and the log lines. */
   readonly name: string;
   readonly reconciler: Reconciler;
+  /** The kind reconciled, for the `controllerGroup` and `controllerKind` of log lines. Default: none. */
+  readonly forKind?: Kind;
   /** How many requests are reconciled at once (never two of the same object). Default: 1. */
   readonly maxConcurrentReconciles?: number;
   /** Delays of errors and `requeue`. Default: the workqueue's default controller rate limiter. */
@@ -33,8 +36,8 @@ export interface ControllerOptions {
   readonly registry?: Registry;
 }
 
-export type ResolvedControllerOptions = Required<Omit<ControllerOptions, 'rateLimiter'>> &
-  Pick<ControllerOptions, 'rateLimiter'>;
+export type ResolvedControllerOptions = Required<Omit<ControllerOptions, 'rateLimiter' | 'forKind'>> &
+  Pick<ControllerOptions, 'rateLimiter' | 'forKind'>;
 
 /** The one place the defaults above are applied. */
 export function resolveControllerOptions(options: ControllerOptions): ResolvedControllerOptions {
@@ -43,6 +46,7 @@ export function resolveControllerOptions(options: ControllerOptions): ResolvedCo
     reconciler: options.reconciler,
     maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1,
     rateLimiter: options.rateLimiter,
+    forKind: options.forKind,
     recoverPanic: options.recoverPanic ?? true,
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
     logger: options.logger ?? silentLogger,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
@@ -5,6 +6,7 @@ import type { Handler } from '../handler/handler.ts';
 import type { Logger } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import type { Predicate } from '../predicate/predicate.ts';
+import { withReconcileLogger } from '../reconcile/reconcile-logger.ts';
 import { requestFromKey, requestKey } from '../reconcile/request.ts';
 import type { Result } from '../reconcile/result.ts';
 import { isTerminalError } from '../reconcile/terminal-error.ts';
@@ -45,12 +47,19 @@ export class Controller {
   readonly #metrics: ControllerMetrics;
   readonly #logger: Logger;
   readonly #sources: Source[] = [];
+  /** Aborted by the first panic when `recoverPanic` is off: nothing more is handed out. */
+  readonly #halt = new AbortController();
   #fatal: unknown;
+  #started = false;
 
   constructor(options: ControllerOptions) {
     this.#options = resolveControllerOptions(options);
     this.name = this.#options.name;
-    this.#logger = this.#options.logger.child({ controller: this.name });
+    const forKind = this.#options.forKind;
+    this.#logger = this.#options.logger.child({
+      controller: this.name,
+      ...(forKind ? { controllerGroup: forKind.group, controllerKind: forKind.kind } : {}),
+    });
     this.#metrics = controllerMetrics(this.#options.registry);
     this.queue = new Workqueue<string>({
       name: this.name,
@@ -82,11 +91,14 @@ export class Controller {
   }
 
   /**
-   * Waits until every watched kind's handler has seen its initial list, then reconciles until
-   * `run.stop` aborts, and resolves when the reconciles in flight have finished.
+   * Waits until every watched kind's handler has seen its initial list (rejecting after
+   * `cacheSyncTimeoutMs`, naming the kinds), then reconciles until `run.stop` aborts, and resolves
+   * when the reconciles in flight have finished. Rejects with the panic when `recoverPanic` is off.
    */
   async start(run: ControllerRun): Promise<void> {
-    const abortReconciles = run.abortReconciles ?? run.stop;
+    if (this.#started) throw new Error(`controller ${this.name} was already started`);
+    this.#started = true;
+    const abortReconciles = AbortSignal.any([run.abortReconciles ?? run.stop, this.#halt.signal]);
     await this.#waitForSources(run.stop);
     const { maxConcurrentReconciles } = this.#options;
     this.#metrics.maxConcurrentReconciles.set({ controller: this.name }, maxConcurrentReconciles);
@@ -110,7 +122,7 @@ export class Controller {
   ): void {
     try {
       if (!predicates.every((p) => p(event))) return;
-      const priority = event.type === 'create' && event.isInInitialList ? LOW_PRIORITY : 0;
+      const priority = isBackground(event) ? LOW_PRIORITY : 0;
       for (const request of handler(event)) this.queue.add(requestKey(request), { priority });
     } catch (err) {
       // A predicate or map function is user code: its failure must not stop the informer.
@@ -120,10 +132,10 @@ export class Controller {
 
   async #waitForSources(stop: AbortSignal): Promise<void> {
     const { clock, cacheSyncTimeoutMs } = this.#options;
-    const deadline = clock.now() + cacheSyncTimeoutMs;
+    const deadline = clock.monotonic() + cacheSyncTimeoutMs;
     while (!this.#sources.every((s) => s.hasSynced())) {
       if (stop.aborted) return;
-      if (clock.now() > deadline) {
+      if (clock.monotonic() > deadline) {
         const waiting = this.#sources.filter((s) => !s.hasSynced()).map((s) => s.kind);
         throw new Error(
           `controller ${this.name}: timed out after ${cacheSyncTimeoutMs} ms waiting for the caches of ${waiting.join(', ')} to sync`,
@@ -137,15 +149,18 @@ export class Controller {
     for (;;) {
       const item = await this.queue.get();
       if (item.shutdown) return;
-      // A shut-down queue still hands out what it holds (client-go semantics); a stopping
+      // A shut-down queue still hands out what it holds (client-go semantics); a stopping or halted
       // controller takes no new work, and the next leader or process picks it up from its list.
-      if (stop.aborted) {
+      if (stop.aborted || this.#halt.signal.aborted) {
         this.queue.done(item.key);
         continue;
       }
       this.#metrics.activeWorkers.inc({ controller: this.name });
       try {
-        await this.#reconcile(item.key, abortReconciles);
+        await this.#reconcile(item.key, item.priority, abortReconciles);
+      } catch (err) {
+        // Only the controller's own bookkeeping can get here: stop rather than lose a worker.
+        this.#haltWith(err);
       } finally {
         this.#metrics.activeWorkers.dec({ controller: this.name });
         this.queue.done(item.key);
@@ -153,38 +168,53 @@ export class Controller {
     }
   }
 
-  async #reconcile(key: string, signal: AbortSignal): Promise<void> {
+  async #reconcile(key: string, priority: number, abortReconciles: AbortSignal): Promise<void> {
     const request = requestFromKey(key);
-    const logger = this.#logger.child({ namespace: request.namespace, name: request.name });
-    const started = this.#options.clock.now();
+    const logger = this.#logger.child({
+      namespace: request.namespace,
+      name: request.name,
+      reconcileID: randomUUID(),
+    });
+    const signal = reconcileSignal(abortReconciles);
+    withReconcileLogger(signal.signal, logger);
+    const started = this.#options.clock.monotonic();
     let outcome: ReconcileOutcome;
     try {
-      const result = await this.#options.reconciler.reconcile(request, signal);
-      outcome = this.#afterResult(key, result ?? {});
+      const result = await this.#options.reconciler.reconcile(request, signal.signal);
+      outcome = this.#afterResult(key, result ?? {}, priority);
     } catch (err) {
-      outcome = this.#afterError(key, err, logger);
+      outcome = this.#afterError(key, err, logger, priority);
+    } finally {
+      signal.release();
     }
     const labels = { controller: this.name };
-    this.#metrics.reconcileTime.observe(labels, (this.#options.clock.now() - started) / 1000);
+    this.#metrics.reconcileTime.observe(labels, (this.#options.clock.monotonic() - started) / 1000);
     this.#metrics.reconcileTotal.inc({ ...labels, result: outcome });
     if (logger.enabled('debug')) logger.debug('reconciled', { result: outcome });
   }
 
-  #afterResult(key: string, result: Result): ReconcileOutcome {
+  /** Stops the controller at once: in-flight reconciles are aborted, queued keys not handed out. */
+  #haltWith(err: unknown): void {
+    this.#fatal ??= err;
+    this.#halt.abort(err);
+    this.queue.shutDown();
+  }
+
+  #afterResult(key: string, result: Result, priority: number): ReconcileOutcome {
     if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter);
+      this.queue.addAfter(key, result.requeueAfter, { priority });
       return 'requeue_after';
     }
     if (result.requeue) {
-      this.queue.addRateLimited(key);
+      this.queue.addRateLimited(key, { priority });
       return 'requeue';
     }
     this.queue.forget(key);
     return 'success';
   }
 
-  #afterError(key: string, err: unknown, logger: Logger): ReconcileOutcome {
+  #afterError(key: string, err: unknown, logger: Logger, priority: number): ReconcileOutcome {
     const labels = { controller: this.name };
     this.#metrics.reconcileErrors.inc(labels);
     if (isTerminalError(err)) {
@@ -197,16 +227,39 @@ export class Controller {
       this.#metrics.reconcilePanics.inc(labels);
       logger.error('reconcile panicked', { error: err, stack: err instanceof Error ? err.stack : undefined });
       if (!this.#options.recoverPanic) {
-        this.#fatal ??= err;
-        this.queue.shutDown();
+        this.#haltWith(err);
         return 'error';
       }
     } else {
       logger.error('reconcile failed; requeued with backoff', { error: err });
     }
-    this.queue.addRateLimited(key);
+    this.queue.addRateLimited(key, { priority });
     return 'error';
   }
+}
+
+/**
+ * Events that are not news: the initial list and periodic resyncs (an update to the very same
+ * object). They go in at low priority, so live changes are served first.
+ */
+function isBackground<T extends KubernetesObject>(event: ObjectEvent<T>): boolean {
+  if (event.type === 'create') return event.isInInitialList;
+  return event.type === 'update' && event.oldObject === event.object;
+}
+
+/**
+ * A signal of one reconcile's own, aborted with `parent`: the reconcile's context, to which its
+ * logger is bound. `release` unhooks it from `parent` once the reconcile has returned.
+ */
+function reconcileSignal(parent: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const own = new AbortController();
+  if (parent.aborted) {
+    own.abort(parent.reason);
+    return { signal: own.signal, release: () => undefined };
+  }
+  const onAbort = (): void => own.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return { signal: own.signal, release: () => parent.removeEventListener('abort', onAbort) };
 }
 
 /** JavaScript's panics: errors that mean the code is wrong, not that the world is. */

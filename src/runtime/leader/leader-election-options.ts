@@ -6,8 +6,11 @@ import type { LeaseLock } from './lease-lock.ts';
 /** What happens as leadership comes and goes. */
 export interface LeaderCallbacks {
   /**
-   * Called once this candidate leads. `signal` aborts when leadership ends; the lease is released
-   * only after the returned promise settles, so the next leader never overlaps this one's work.
+   * Called once this candidate leads. `signal` aborts when the elector is stopped: the lease is
+   * still renewed until the returned promise settles and released only after, so the next leader
+   * never overlaps this one's work. It also aborts, with a LeaderElectionLostError as its reason, when
+   * the lease is lost: then nothing waits for the work, which must stop at once. A rejection
+   * ends leadership: the lease is released and `run` rejects with it.
    */
   onStartedLeading(signal: AbortSignal): void | Promise<void>;
   /** Called after leadership ended (lost, or stopped and released). */

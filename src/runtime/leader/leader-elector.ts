@@ -1,19 +1,29 @@
+import { isConflict } from '../client/api-error.ts';
 import { sameRecord, type LeaderElectionRecord } from './leader-election-record.ts';
 import {
   resolveLeaderElectionOptions,
   type LeaderElectionOptions,
   type ResolvedLeaderElectionOptions,
 } from './leader-election-options.ts';
+import { LeaderElectionLostError } from './leader-election-lost-error.ts';
 import { leaderElectionMasterStatus } from './leader-metrics.ts';
 
-/** Why leading ended: the caller's signal aborted, or the lease could not be renewed in time. */
+/** Why leading ended: the caller's signal aborted (or the work returned), or the lease could not be renewed in time. */
 export type LeadershipEnd = 'stopped' | 'lost';
+
+/** How the work of `onStartedLeading` ended. */
+type WorkEnd = { readonly failed: false } | { readonly failed: true; readonly error: unknown };
 
 /**
  * Competes for a lease as client-go's leaderelection does: followers take the lease only once it
- * has not changed for its whole duration (measured on their own clock), the leader renews it every
- * retry period and stops leading when renewals keep failing past the renew deadline, and writes use
- * optimistic concurrency so two candidates never both win.
+ * has not changed for its whole duration (measured on their own monotonic clock), the leader renews
+ * it every retry period and stops leading when renewals keep failing past the renew deadline, and
+ * writes use optimistic concurrency so two candidates never both win.
+ *
+ * The leader renews for as long as its work runs, not only until it is told to stop: a stopped
+ * leader keeps the lease while its in-flight work drains, and releases it only after, so the next
+ * leader never overlaps it (controller-runtime stops its leader-election runnables before it
+ * cancels the election).
  *
  * @example
  * ```ts
@@ -27,7 +37,8 @@ export type LeadershipEnd = 'stopped' | 'lost';
 export class LeaderElector {
   readonly #options: ResolvedLeaderElectionOptions;
   #observed: LeaderElectionRecord | undefined;
-  #observedTime = 0;
+  /** When `#observed` last changed, on the monotonic clock. */
+  #observedAt = 0;
   #reportedLeader = '';
 
   constructor(options: LeaderElectionOptions) {
@@ -51,31 +62,46 @@ export class LeaderElector {
   }
 
   /**
-   * Waits to acquire the lease, leads until `signal` aborts or a renewal fails past the deadline,
-   * waits for `onStartedLeading`'s work to settle, then releases the lease (when stopped and
-   * `releaseOnCancel`). Resolves 'stopped' when `signal` aborts before the lease is acquired.
+   * Waits to acquire the lease, then runs `onStartedLeading` and renews the lease until that work
+   * settles. `signal` aborting makes the work's signal abort; the lease is still renewed while the
+   * work drains, then released (`releaseOnCancel`) and 'stopped' resolved. When a renewal fails
+   * past the deadline, the work's signal aborts with a LeaderElectionLostError and 'lost' resolves at
+   * once, without waiting for the work. When the work rejects, the lease is released and `run`
+   * rejects with its error. Resolves 'stopped' when `signal` aborts before the lease is acquired.
    */
   async run(signal: AbortSignal): Promise<LeadershipEnd> {
     if (!(await this.#acquire(signal))) return 'stopped';
-    const { name, callbacks, releaseOnCancel, logger } = this.#options;
+    const { name, releaseOnCancel, logger } = this.#options;
     leaderElectionMasterStatus.set({ name }, 1);
-    const leading = new AbortController();
-    const work = this.#lead(leading.signal);
-    const end = await this.#renew(signal);
-    leading.abort(new Error(`leadership ${end}`));
-    await work;
-    if (end === 'stopped' && releaseOnCancel) await this.#release();
+    const lost = new AbortController();
+    const settled = new AbortController();
+    const work = this.#lead(AbortSignal.any([signal, lost.signal])).finally(() => settled.abort());
+    const renewed = await this.#renewUntil(settled.signal);
+    if (!renewed) lost.abort(new LeaderElectionLostError(name));
+    const end: LeadershipEnd = renewed ? 'stopped' : 'lost';
+    const outcome = renewed ? await work : undefined;
+    if (renewed && releaseOnCancel) await this.#release();
     leaderElectionMasterStatus.set({ name }, 0);
     logger.info(end === 'lost' ? 'leader lease lost' : 'stopped leading', { lease: name });
-    callbacks.onStoppedLeading?.();
+    this.#notifyStopped();
+    if (outcome?.failed) throw outcome.error;
     return end;
   }
 
-  async #lead(signal: AbortSignal): Promise<void> {
+  async #lead(signal: AbortSignal): Promise<WorkEnd> {
     try {
       await this.#options.callbacks.onStartedLeading(signal);
+      return { failed: false };
+    } catch (error) {
+      return { failed: true, error };
+    }
+  }
+
+  #notifyStopped(): void {
+    try {
+      this.#options.callbacks.onStoppedLeading?.();
     } catch (err) {
-      this.#options.logger.error('onStartedLeading failed', { lease: this.#options.name, err });
+      this.#options.logger.error('onStoppedLeading failed', { lease: this.#options.name, err });
     }
   }
 
@@ -92,32 +118,37 @@ export class LeaderElector {
     return false;
   }
 
-  async #renew(signal: AbortSignal): Promise<LeadershipEnd> {
+  /**
+   * Renews every retry period until `done` aborts (true) or a renewal fails past the renew deadline
+   * (false). Renewals are not tied to the caller's signal: a stopping leader keeps its lease.
+   */
+  async #renewUntil(done: AbortSignal): Promise<boolean> {
     for (;;) {
-      await this.#options.clock.sleep(this.#options.retryPeriod, signal);
-      if (signal.aborted) return 'stopped';
-      if (!(await this.#renewWithinDeadline(signal))) return signal.aborted ? 'stopped' : 'lost';
+      await this.#options.clock.sleep(this.#options.retryPeriod, done);
+      if (done.aborted) return true;
+      if (!(await this.#renewWithinDeadline(done))) return done.aborted;
     }
   }
 
   /** Retries the renewal every retry period until it succeeds or the renew deadline passes. */
-  async #renewWithinDeadline(signal: AbortSignal): Promise<boolean> {
+  async #renewWithinDeadline(done: AbortSignal): Promise<boolean> {
     const { clock, retryPeriod, renewDeadline } = this.#options;
-    const deadline = clock.now() + renewDeadline;
+    const deadline = clock.monotonic() + renewDeadline;
     for (;;) {
-      if (await this.#tryAcquireOrRenew(signal, deadline - clock.now())) return true;
-      await clock.sleep(retryPeriod, signal);
-      if (signal.aborted || clock.now() >= deadline) return false;
+      if (await this.#tryAcquireOrRenew(undefined, deadline - clock.monotonic())) return true;
+      await clock.sleep(retryPeriod, done);
+      if (done.aborted || clock.monotonic() >= deadline) return false;
     }
   }
 
   /** One attempt; a failed request counts as a failed attempt. `timeout` bounds the requests. */
-  async #tryAcquireOrRenew(signal: AbortSignal, timeout: number): Promise<boolean> {
-    const attempt = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, timeout))]);
+  async #tryAcquireOrRenew(signal: AbortSignal | undefined, timeout: number): Promise<boolean> {
+    const bound = AbortSignal.timeout(Math.max(1, Math.ceil(timeout)));
+    const attempt = signal ? AbortSignal.any([signal, bound]) : bound;
     try {
       return await this.#tryAcquireOrRenewOnce(attempt);
     } catch (err) {
-      if (!signal.aborted)
+      if (!signal?.aborted)
         this.#options.logger.info('failed to acquire or renew lease', { lease: this.#options.name, err });
       return false;
     }
@@ -141,8 +172,9 @@ export class LeaderElector {
     }
     this.#observe(current.record);
     const held = current.record;
-    const expiry = this.#observedTime + held.leaseDurationSeconds * 1000;
-    if (held.holderIdentity !== '' && held.holderIdentity !== identity && expiry > now) return false;
+    const expiry = this.#observedAt + held.leaseDurationSeconds * 1000;
+    const expired = expiry <= clock.monotonic();
+    if (held.holderIdentity !== '' && held.holderIdentity !== identity && !expired) return false;
     const renewing = held.holderIdentity === identity;
     const record: LeaderElectionRecord = {
       holderIdentity: identity,
@@ -159,7 +191,7 @@ export class LeaderElector {
   #observe(record: LeaderElectionRecord): void {
     if (this.#observed === undefined || !sameRecord(this.#observed, record)) {
       this.#observed = record;
-      this.#observedTime = this.#options.clock.now();
+      this.#observedAt = this.#options.clock.monotonic();
     }
     const holder = record.holderIdentity;
     if (holder === '' || holder === this.#reportedLeader) return;
@@ -173,26 +205,41 @@ export class LeaderElector {
 
   /**
    * Hands the lease over at once, as client-go's ReleaseOnCancel: no holder and a one-second
-   * duration, so a waiting candidate takes it on its next attempt instead of after the lease expires.
+   * duration, so a waiting candidate takes it on its next attempt instead of after the lease
+   * expires. A conflict (a write raced ours) is read again and retried until the renew deadline.
    */
   async #release(): Promise<void> {
-    const { lock, identity, clock, renewDeadline, logger, name } = this.#options;
-    const signal = AbortSignal.timeout(renewDeadline);
-    try {
-      const current = await lock.get(signal);
-      if (current?.record.holderIdentity !== identity) return;
-      const now = clock.now();
-      const released: LeaderElectionRecord = {
-        holderIdentity: '',
-        leaseDurationSeconds: 1,
-        acquireTime: now,
-        renewTime: now,
-        leaderTransitions: current.record.leaderTransitions,
-      };
-      this.#observe((await lock.update(released, current.resourceVersion, signal)).record);
-      logger.info('released leader lease', { lease: name });
-    } catch (err) {
-      logger.error('failed to release leader lease', { lease: name, err });
+    const { clock, renewDeadline, retryPeriod, logger, name } = this.#options;
+    const deadline = clock.monotonic() + renewDeadline;
+    for (;;) {
+      const signal = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - clock.monotonic())));
+      try {
+        if (await this.#releaseOnce(signal)) logger.info('released leader lease', { lease: name });
+        return;
+      } catch (err) {
+        if (!isConflict(err) || clock.monotonic() >= deadline) {
+          logger.error('failed to release leader lease', { lease: name, err });
+          return;
+        }
+        await clock.sleep(Math.min(retryPeriod, 200));
+      }
     }
+  }
+
+  /** One release attempt; false when the lease is not ours (any more). */
+  async #releaseOnce(signal: AbortSignal): Promise<boolean> {
+    const { lock, identity, clock } = this.#options;
+    const current = await lock.get(signal);
+    if (current?.record.holderIdentity !== identity) return false;
+    const now = clock.now();
+    const released: LeaderElectionRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaderTransitions: current.record.leaderTransitions,
+    };
+    this.#observe((await lock.update(released, current.resourceVersion, signal)).record);
+    return true;
   }
 }

@@ -52,8 +52,23 @@ export interface ManagerOptions {
   renewDeadline?: number;
   /** Default: 2 000. */
   retryPeriod?: number;
-  /** How long in-flight reconciles may run on after SIGTERM before they are aborted. Default: 30 000. */
+  /**
+   * How long in-flight reconciles may run on once the manager stops (SIGTERM, a failed controller)
+   * before their signals are aborted and `start` rejects without waiting for them. Default: 30 000.
+   */
   gracefulShutdownTimeout?: number;
+  /**
+   * How long `start` waits for the caches' first lists before it rejects, naming the kinds that did
+   * not sync (controller-runtime's CacheSyncTimeout). Default: 120 000.
+   */
+  cacheSyncTimeout?: number;
+  /**
+   * With leader election: fill the caches before competing for the lease (controller-runtime's
+   * EnableWarmup), so a hand-over starts reconciling without waiting for a full list, for one more
+   * list and watch per kind on the API server per standby. False lists only once leading.
+   * Default: true.
+   */
+  warmup?: boolean;
   /**
    * Check at start-up that the identity may list and watch every watched kind and holds these
    * permissions (the generated project passes its rbac markers' rules). Default: true.
@@ -113,6 +128,8 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     renewDeadline: options.renewDeadline ?? 10_000,
     retryPeriod: options.retryPeriod ?? 2_000,
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
+    cacheSyncTimeout: options.cacheSyncTimeout ?? 120_000,
+    warmup: options.warmup ?? true,
     checkPermissions: options.checkPermissions ?? true,
     permissions: options.permissions ?? [],
     logger,

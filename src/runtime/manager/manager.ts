@@ -10,6 +10,7 @@ import type { ControllerOptions } from '../controller/controller-options.ts';
 import type { HealthChecker } from '../health/health-checker.ts';
 import { ping } from '../health/health-checker.ts';
 import { HealthProbes } from '../health/health-probes.ts';
+import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
 import type { Logger } from '../log/logger.ts';
@@ -25,6 +26,8 @@ import {
   type ManagerOptions,
   type ResolvedManagerOptions,
 } from './manager-options.ts';
+import { CacheSyncTimeoutError } from './cache-sync-timeout-error.ts';
+import { ControllerGroup } from './controller-group.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
 
@@ -34,13 +37,8 @@ const METRICS_AUTH_PERMISSIONS: readonly Permission[] = [
   { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', verb: 'create' },
 ];
 
-/** The lease was lost while leading: the process must exit non-zero so it restarts as a follower. */
-export class LeaderElectionLostError extends Error {
-  constructor(lease: string) {
-    super(`leader election lost: lease ${lease}`);
-    this.name = 'LeaderElectionLostError';
-  }
-}
+/** Where a manager is in its life: controllers added in `running` start at once. */
+type ManagerState = 'new' | 'starting' | 'running' | 'stopped';
 
 /**
  * Runs controllers, as controller-runtime's manager: it owns the client and the shared cache,
@@ -66,6 +64,11 @@ export class Manager {
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
   #cachesSynced = false;
+  #state: ManagerState = 'new';
+  /** Waiting for the lease with `warmup` off. */
+  #coldStandby = false;
+  /** The group running the controllers, while they run. */
+  #group: ControllerGroup | undefined;
   #metricsServer: RunningServer | undefined;
   #probeServer: RunningServer | undefined;
 
@@ -85,7 +88,8 @@ export class Manager {
     });
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
-      if (!this.#cachesSynced) throw new Error('caches have not synced yet');
+      // A cold standby has nothing to sync until it leads, and is ready to take over.
+      if (!this.#cachesSynced && !this.#coldStandby) throw new Error('caches have not synced yet');
     });
   }
 
@@ -155,40 +159,58 @@ export class Manager {
   }
 
   /**
-   * Runs until `signal` aborts (default: SIGTERM or SIGINT). Rejects when start-up fails (missing
-   * permissions, caches that never sync), when a controller stops on a panic, and with
-   * LeaderElectionLostError when the lease is lost.
+   * Runs until `signal` aborts (default: SIGTERM or SIGINT), then lets in-flight reconciles finish
+   * within `gracefulShutdownTimeout` before it releases the lease and returns. Rejects when
+   * start-up fails (missing permissions, caches that do not sync within `cacheSyncTimeout`), when a
+   * controller fails, when the drain outlives the timeout, and with LeaderElectionLostError when
+   * the lease is lost. A manager starts once.
    */
   async start(signal?: AbortSignal): Promise<void> {
+    if (this.#state !== 'new') throw new Error('this manager was already started: a manager starts once');
+    this.#state = 'starting';
     const shutdown =
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
-    const servers = await this.#startServers();
     const caches = new AbortController();
+    let servers: RunningServer[] = [];
     try {
+      servers = await this.#startServers();
       if (this.#options.checkPermissions)
         await checkPermissions(this.#options.kubeConfig, this.#requiredPermissions());
-      if (this.webhookServer.url && this.#options.webhookInstallLocal) {
-        const installed = await installLocalWebhooks(
-          this.client,
-          this.webhookServer,
-          this.#options.webhookInstallLocal,
-        );
-        this.logger.info('webhook configurations point at this process', {
-          configurations: installed.map((c) => `${c.kind ?? ''}/${c.metadata?.name ?? ''}`),
-        });
+      const { leaderElection, warmup } = this.#options;
+      if (!leaderElection || warmup) {
+        if (!(await this.#syncCaches(caches.signal, shutdown))) return;
       }
-      this.cache.start(caches.signal);
-      if (!(await this.cache.waitForCacheSync(shutdown))) return;
-      this.#cachesSynced = true;
-      this.logger.info('caches synced', { kinds: [...this.#watchedKinds.keys()] });
-      await (this.#options.leaderElection ? this.#runAsLeader(shutdown) : this.#runControllers(shutdown));
+      await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
     } finally {
+      this.#state = 'stopped';
       // Events recorded by the last reconciles are still being written.
       await Promise.all([...this.#recorders.values()].map((r) => r.flush()));
       caches.abort();
       await Promise.all(servers.map((s) => s.close()));
       this.logger.info('manager stopped');
     }
+  }
+
+  /**
+   * Starts the cache and waits for every informer to sync, at most `cacheSyncTimeout`. False when
+   * `shutdown` came first; a CacheSyncTimeoutError names each kind that did not sync and its last
+   * error (a missing CRD, a forbidden list, a failing conversion webhook).
+   */
+  async #syncCaches(caches: AbortSignal, shutdown: AbortSignal): Promise<boolean> {
+    this.cache.start(caches);
+    const timeout = new AbortController();
+    const timer = this.#options.clock.sleep(this.#options.cacheSyncTimeout, timeout.signal);
+    void timer.then(() => timeout.abort());
+    const synced = await this.cache.waitForCacheSync(AbortSignal.any([shutdown, timeout.signal]));
+    const timedOut = timeout.signal.aborted;
+    timeout.abort();
+    if (synced) {
+      this.#cachesSynced = true;
+      this.logger.info('caches synced', { kinds: [...this.#watchedKinds.keys()] });
+      return true;
+    }
+    if (shutdown.aborted && !timedOut) return false;
+    throw new CacheSyncTimeoutError(this.#options.cacheSyncTimeout, this.cache.unsynced());
   }
 
   #builderHost(): ConstructorParameters<typeof ControllerBuilder>[0] {
@@ -202,6 +224,11 @@ export class Manager {
   }
 
   #addController(options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>): Controller {
+    if (this.#state === 'stopped') {
+      throw new Error(
+        `controller ${options.name} was added after the manager stopped: add controllers before mgr.start()`,
+      );
+    }
     if (this.#names.has(options.name)) {
       throw new Error(
         `a controller named "${options.name}" already exists: give this one another name with .named('...')`,
@@ -215,6 +242,8 @@ export class Manager {
       registry: this.#options.registry,
     });
     this.#controllers.push(controller);
+    // Added while the controllers run: start it now, as controller-runtime's runnable groups do.
+    if (this.#state === 'running') this.#group?.add(controller);
     return controller;
   }
 
@@ -270,15 +299,18 @@ export class Manager {
         this.webhookServer,
         this.#options.webhookInstallLocal,
       );
-      this.logger.info('webhook configurations point at this process', { configurations: installed });
+      this.logger.info('webhook configurations point at this process', {
+        configurations: installed.map((c) => `${c.kind ?? ''}/${c.metadata?.name ?? ''}`),
+      });
     }
     const servers = [this.#metricsServer, this.#probeServer, webhooks].filter((s) => s !== undefined);
     for (const server of servers) this.logger.info('serving', { url: server.url });
     return servers;
   }
 
-  async #runAsLeader(shutdown: AbortSignal): Promise<void> {
-    const { kubeConfig, leaderElectionNamespace, leaderElectionId } = this.#options;
+  async #runAsLeader(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
+    const { kubeConfig, leaderElectionNamespace, leaderElectionId, warmup } = this.#options;
+    const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
     const elector = new LeaderElector({
       lock: leaseLock(kubeConfig, leaderElectionNamespace, leaderElectionId),
       leaseDuration: this.#options.leaseDuration,
@@ -286,46 +318,46 @@ export class Manager {
       retryPeriod: this.#options.retryPeriod,
       clock: this.#options.clock,
       logger: this.logger.child({ component: 'leader-election' }),
-      callbacks: { onStartedLeading: (leading) => this.#runControllers(leading) },
+      callbacks: {
+        onStartedLeading: async (leading) => {
+          this.#coldStandby = false;
+          // A cold standby lists only once it leads; a warm one synced before it competed.
+          if (!warmup && !(await this.#syncCaches(caches, leading))) return;
+          await this.#runControllers(leading);
+        },
+      },
     });
-    this.logger.info('waiting for the leader lease', {
-      lease: `${leaderElectionNamespace}/${leaderElectionId}`,
-      identity: elector.identity,
-    });
+    this.#coldStandby = !warmup;
+    this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const end = await elector.run(shutdown);
-    if (end === 'lost') throw new LeaderElectionLostError(`${leaderElectionNamespace}/${leaderElectionId}`);
+    if (end === 'lost') throw new LeaderElectionLostError(lease);
   }
 
-  /** Runs every controller until `stop` aborts, then gives in-flight reconciles the graceful timeout. */
+  /**
+   * Runs every controller, and those added later, until `stop` aborts or one fails, then drains
+   * within the graceful-shutdown timeout. A stop whose reason is LeaderElectionLostError aborts
+   * the reconciles in flight at once, as controller-runtime sets the graceful timeout to 0 then.
+   */
   async #runControllers(stop: AbortSignal): Promise<void> {
-    // A manager without controllers (webhooks only, say) still serves until it is stopped.
-    if (this.#controllers.length === 0) {
-      if (!stop.aborted)
-        await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
-      return;
-    }
-    const hardStop = new AbortController();
+    const group = new ControllerGroup({
+      gracefulShutdownTimeout: this.#options.gracefulShutdownTimeout,
+      clock: this.#options.clock,
+      logger: this.logger,
+    });
     const onStop = (): void => {
-      const timer = setTimeout(
-        () => hardStop.abort(new Error('graceful shutdown timeout')),
-        this.#options.gracefulShutdownTimeout,
-      );
-      timer.unref();
+      if (stop.reason instanceof LeaderElectionLostError) group.abortNow(stop.reason);
     };
     stop.addEventListener('abort', onStop, { once: true });
-    const failed = new AbortController();
-    const runs = this.#controllers.map((c) =>
-      c
-        .start({ stop: AbortSignal.any([stop, failed.signal]), abortReconciles: hardStop.signal })
-        .catch((err: unknown) => {
-          // One controller failing stops the others: the process should restart, not limp on.
-          failed.abort(err);
-          throw err;
-        }),
-    );
-    const settled = await Promise.allSettled(runs);
-    stop.removeEventListener('abort', onStop);
-    const failure = settled.find((s) => s.status === 'rejected');
-    if (failure) throw (failure as PromiseRejectedResult).reason;
+    this.#group = group;
+    this.#state = 'running';
+    try {
+      for (const controller of this.#controllers) group.add(controller);
+      // A manager without controllers (webhooks only, say) still serves until it is stopped.
+      await group.run(stop);
+    } finally {
+      stop.removeEventListener('abort', onStop);
+      this.#state = 'stopped';
+      this.#group = undefined;
+    }
   }
 }

@@ -4,7 +4,8 @@ import { CoordinationV1Api } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
-import { LeaderElectionLostError, type Manager } from '../../../src/runtime/manager/manager.ts';
+import { LeaderElectionLostError } from '../../../src/runtime/leader/leader-election-lost-error.ts';
+import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { eventually } from '../../support/eventually.ts';
 import { runInBackground, testManager } from './support.ts';
 
