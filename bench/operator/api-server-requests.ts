@@ -15,7 +15,9 @@ const LABEL = /(\w+)="([^"]*)"/g;
 export async function apiServerRequests(kubeConfig: KubeConfig): Promise<RequestCounts> {
   const counts = new Map<string, number>();
   for (const [, labelText, value] of (await metricsText(kubeConfig)).matchAll(LINE)) {
-    const labels = Object.fromEntries([...(labelText ?? '').matchAll(LABEL)].map(([, k, v]) => [k, v]));
+    const labels: Record<string, string | undefined> = Object.fromEntries(
+      [...(labelText ?? '').matchAll(LABEL)].map(([, k = '', v = '']): [string, string] => [k, v]),
+    );
     if (!RESOURCES.has(labels['resource'] ?? '')) continue;
     const resource = labels['subresource']
       ? `${labels['resource']}/${labels['subresource']}`

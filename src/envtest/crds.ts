@@ -53,7 +53,7 @@ export async function readCrds(path: string): Promise<V1CustomResourceDefinition
     return nested.flat();
   }
   if (!['.yaml', '.yml', '.json'].includes(extname(path))) return [];
-  const docs = loadAll(await readFile(path, 'utf8')) as unknown[];
+  const docs = loadAll(await readFile(path, 'utf8'));
   return docs.filter(
     (d): d is V1CustomResourceDefinition =>
       (d as { kind?: string } | null)?.kind === 'CustomResourceDefinition',

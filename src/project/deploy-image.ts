@@ -56,13 +56,18 @@ export function parseDeployImage(value: unknown, source: string): DeployImageRes
     const options = isRecord(entry) ? entry['options'] : undefined;
     if (!isRecord(entry) || !isRecord(options)) throw new TsoperatorError(`${where} needs options`);
     return {
-      group: String(entry['group'] ?? ''),
-      domain: String(entry['domain'] ?? ''),
-      version: String(entry['version'] ?? ''),
-      kind: String(entry['kind'] ?? ''),
-      options: { image: String(options['image'] ?? ''), containerPort: Number(options['containerPort']) },
+      group: textOf(entry['group']),
+      domain: textOf(entry['domain']),
+      version: textOf(entry['version']),
+      kind: textOf(entry['kind']),
+      options: { image: textOf(options['image']), containerPort: Number(options['containerPort']) },
     };
   });
+}
+
+/** A PROJECT field that should be text: anything else reads as ''. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

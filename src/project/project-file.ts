@@ -109,7 +109,12 @@ function parseResource(doc: Record<string, unknown>, source: string): ResourceCo
     plural: stringField(doc, 'plural', source, pluralize(kind.toLowerCase())),
     domain: stringField(doc, 'domain', source, ''),
     ...(api
-      ? { api: { crdVersion: String(api['crdVersion'] ?? 'v1'), namespaced: api['namespaced'] === true } }
+      ? {
+          api: {
+            crdVersion: typeof api['crdVersion'] === 'string' ? api['crdVersion'] : 'v1',
+            namespaced: api['namespaced'] === true,
+          },
+        }
       : {}),
     ...(doc['controller'] === true ? { controller: true } : {}),
     ...(doc['external'] === true ? { external: true } : {}),
@@ -117,7 +122,8 @@ function parseResource(doc: Record<string, unknown>, source: string): ResourceCo
     ...(webhooks
       ? {
           webhooks: {
-            webhookVersion: String(webhooks['webhookVersion'] ?? 'v1'),
+            webhookVersion:
+              typeof webhooks['webhookVersion'] === 'string' ? webhooks['webhookVersion'] : 'v1',
             ...(webhooks['defaulting'] === true ? { defaulting: true } : {}),
             ...(webhooks['validation'] === true ? { validation: true } : {}),
             ...(webhooks['conversion'] === true ? { conversion: true } : {}),

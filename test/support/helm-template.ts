@@ -32,8 +32,9 @@ function evaluate(expression: string, context: TemplateContext): string {
     }
     value = (value as Record<string, unknown>)[key];
   }
-  if (typeof value === 'object') throw new Error(`{{ ${expression} }} is not a scalar`);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new Error(`{{ ${expression} }} is not a scalar`);
 }
 
 /** Renders every template of a chart folder with its values.yaml, and parses the objects. */

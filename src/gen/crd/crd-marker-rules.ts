@@ -75,10 +75,10 @@ const scale = (
 };
 
 const rules = new Map<unknown, CrdMarkerRule>([
-  [crdMarkers.resource, resource as CrdMarkerRule],
-  [crdMarkers.metadata, metadata as CrdMarkerRule],
-  [crdMarkers.printColumn, printColumn as CrdMarkerRule],
-  [crdMarkers.scaleSubresource, scale as CrdMarkerRule],
+  [crdMarkers.resource, resource],
+  [crdMarkers.metadata, metadata],
+  [crdMarkers.printColumn, printColumn],
+  [crdMarkers.scaleSubresource, scale],
   [
     crdMarkers.statusSubresource,
     (_value, _crd, version) => void (version.subresources = { ...version.subresources, status: {} }),
@@ -87,18 +87,18 @@ const rules = new Map<unknown, CrdMarkerRule>([
   [crdMarkers.unservedVersion, (_value, _crd, version) => void (version.served = false)],
   [
     crdMarkers.deprecatedVersion,
-    ((value: Value<'deprecatedVersion'>, _crd: CustomResourceDefinition, version: CrdVersion) => {
+    (value: Value<'deprecatedVersion'>, _crd: CustomResourceDefinition, version: CrdVersion) => {
       version.deprecated = true;
       if (value.warning !== undefined) version.deprecationWarning = value.warning;
       return undefined;
-    }) as CrdMarkerRule,
+    },
   ],
   [
     crdMarkers.selectableField,
-    ((value: Value<'selectableField'>, _crd: CustomResourceDefinition, version: CrdVersion) => {
+    (value: Value<'selectableField'>, _crd: CustomResourceDefinition, version: CrdVersion) => {
       version.selectableFields = [...(version.selectableFields ?? []), { jsonPath: value.JSONPath }];
       return undefined;
-    }) as CrdMarkerRule,
+    },
   ],
 ]);
 

@@ -18,7 +18,7 @@ export function finalizeSchema(schema: JSONSchemaProps): JSONSchemaProps {
   }
   if (out['properties'] !== undefined && Object.keys(out['properties'] as object).length === 0)
     delete out['properties'];
-  return out as JSONSchemaProps;
+  return out;
 }
 
 function finalizeValue(key: string, value: unknown): unknown {

@@ -21,7 +21,7 @@ export function parseUnion(node: UnionTypeNode | LiteralTypeNode, context: Parse
 function parseMembers(node: TypeNode, members: readonly TypeNode[], context: ParseContext): TypeModel {
   const literals = members.map(literalValue);
   if (members.length > 0 && literals.every((value) => value !== undefined)) {
-    return enumOf(node, literals as EnumLiteral[], context);
+    return enumOf(node, literals, context);
   }
   const [only] = members;
   if (members.length === 1 && only) return parseType(only, context);

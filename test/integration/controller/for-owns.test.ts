@@ -125,13 +125,13 @@ describe('a controller that owns ConfigMaps', () => {
     const child = await client.direct().get(ConfigMapKind, { namespace: ns, name: 'w-child' });
     assert.equal(child?.metadata?.ownerReferences?.[0]?.controller, true);
 
-    await client.update({ ...child, data: { size: 'tampered' } } as V1ConfigMap);
+    await client.update({ ...child, data: { size: 'tampered' } });
     await eventually(
       async () => ((await childData(ns, 'w')) === '3' ? true : undefined),
       'the edited child to be put back',
     );
 
-    await client.delete(child as V1ConfigMap);
+    await client.delete(child);
     await eventually(
       async () => ((await childData(ns, 'w')) === '3' ? true : undefined),
       'the deleted child to be recreated',

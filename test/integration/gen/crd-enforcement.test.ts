@@ -181,8 +181,7 @@ function matching(expected: string): (error: unknown) => boolean {
 /** RFC 7386 JSON merge patch: objects merge, null deletes, anything else replaces. */
 function mergePatch(target: unknown, patch: Json): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const base =
-    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as object) } : {};
+  const base = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
   const result = base as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) Reflect.deleteProperty(result, key);

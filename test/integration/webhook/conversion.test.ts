@@ -114,7 +114,7 @@ describe('conversion webhook, called by the real API server over TLS', () => {
         { name: 'B', value: '2' },
       ],
     });
-    await client.delete(v2 as WebAppV2);
+    await client.delete(v2);
   });
 
   it(`loses nothing between v1 and v2, either way, over ${GENERATED} generated objects`, async () => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMarkerRegistry, parseMarker } from '../../../src/markers/index.ts';
-import type { MarkerParseResult, MarkerTarget } from '../../../src/markers/index.ts';
+import type { MarkerTarget } from '../../../src/markers/index.ts';
 
 const registry = createMarkerRegistry();
 
 function value(text: string, target: MarkerTarget = 'field'): unknown {
   const result = parseMarker(text, target, registry);
   assert.equal(result.kind, 'parsed', JSON.stringify(result));
-  return (result as Extract<MarkerParseResult, { kind: 'parsed' }>).value;
+  return result.value;
 }
 
 function failure(
@@ -17,7 +17,7 @@ function failure(
 ): { code: string; message: string; offset: number } {
   const result = parseMarker(text, target, registry);
   assert.equal(result.kind, 'error', JSON.stringify(result));
-  return result as Extract<MarkerParseResult, { kind: 'error' }>;
+  return result;
 }
 
 describe('parseMarker', () => {

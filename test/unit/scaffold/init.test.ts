@@ -263,7 +263,8 @@ test('--owner and --license head every TypeScript file written for the user; --l
     const files = await snapshotFolder(dir);
     assert.match(files.get('src/main.ts') ?? '', /^import /);
     assert.match(files.get('src/controllers/webapp.controller.ts') ?? '', /^import /);
-    assert.equal(JSON.parse(files.get('package.json') ?? '{}').license, 'UNLICENSED');
+    const pkg = JSON.parse(files.get('package.json') ?? '{}') as { license?: string };
+    assert.equal(pkg.license, 'UNLICENSED');
   });
 });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { rm, symlink } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { repoRoot } from '../../support/cli.ts';
+import { linkCheckoutPackages } from '../../support/checkout-packages.ts';
 import { emptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
 /** What the tests read of a generated project's src/manager-flags.ts. */
@@ -20,7 +20,7 @@ interface ConsoleEncoderModule {
 
 /**
  * The flags of a generated project's src/main.ts, as a Kubebuilder user types them: the project is
- * rendered by init, its modules imported and its main.ts run (with this checkout's node_modules).
+ * rendered by init, its modules imported and its main.ts run (with this checkout's packages).
  */
 describe("a generated project's manager flags", () => {
   let dir = '';
@@ -39,7 +39,7 @@ describe("a generated project's manager flags", () => {
   before(async () => {
     dir = await emptyProjectFolder();
     await initProject(dir);
-    await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await linkCheckoutPackages(dir);
     flags = (await import(pathToFileURL(join(dir, 'src/manager-flags.ts')).href)) as ManagerFlagsModule;
     encoder = (await import(pathToFileURL(join(dir, 'src/console-encoder.ts')).href)) as ConsoleEncoderModule;
   });

@@ -40,7 +40,7 @@ const thing = (apiVersion: string, spec: object): KubernetesObject & { spec: obj
 });
 
 describe('HubConverter', () => {
-  const converter = new HubConverter(HubKind, spokes as never);
+  const converter = new HubConverter(HubKind, spokes);
 
   it('converts spoke to spoke through the hub, and sets apiVersion and kind', () => {
     assert.deepEqual(
@@ -88,7 +88,7 @@ describe('HubConverter', () => {
       convertReview(new Map([[converter.groupKind, converter]]), {
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'ConversionReview',
-        request: { uid: 'u', desiredAPIVersion: 'x.example.org/v1', objects: objects as KubernetesObject[] },
+        request: { uid: 'u', desiredAPIVersion: 'x.example.org/v1', objects },
       });
     assert.deepEqual(review([thing('x.example.org/v9', {})]).result, {
       status: 'Failure',
@@ -101,7 +101,7 @@ describe('HubConverter', () => {
   });
 
   it('refuses the hub version as a spoke, and a kind registered twice', () => {
-    assert.throws(() => new HubConverter(HubKind, { v2: spokes.v1 } as never), /v2 is the hub/);
+    assert.throws(() => new HubConverter(HubKind, { v2: spokes.v1 }), /v2 is the hub/);
     const server = new WebhookServer();
     // The spokes' types are inferred from their functions.
     server.registerConversion(HubKind, spokes);
