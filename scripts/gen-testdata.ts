@@ -1,0 +1,23 @@
+// Regenerates the sample projects under testdata/ with this checkout's CLI, each the way its user
+// makes it (commands, and the edits they make to scaffolded files between them). Run with
+// `npm run gen:testdata`; `--out <dir>` writes them elsewhere (the freshness test compares the two).
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SAMPLE_PROJECTS } from './testdata/sample-projects.ts';
+import { tsoperatorIn } from './testdata/run-tsoperator.ts';
+
+const repo = join(import.meta.dirname, '..');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { out: { type: 'string', default: join(repo, 'testdata') } } });
+  const out = resolve(values.out);
+  for (const [name, generate] of Object.entries(SAMPLE_PROJECTS)) {
+    const dir = join(out, name);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await generate(tsoperatorIn(dir), dir);
+  }
+}
+
+await main();

@@ -1,0 +1,192 @@
+import { userEdit } from './user-edit.ts';
+import type { Tsoperator } from './run-tsoperator.ts';
+
+/** The example field `create api` writes, which the user replaces with the kind's own. */
+const EXAMPLE_FIELD = `  // +optional
+  /** Foo is an example field of Captain: edit captain.types.ts to replace it with your own. */
+  foo?: string;`;
+
+/** Captain v1's fields, as its user writes them over the example. */
+const CAPTAIN_V1_FIELDS = `  /** ShipName is the name of the ship the captain commands. */
+  shipName: string;
+
+  // +kubebuilder:validation:Minimum=1
+  // +kubebuilder:validation:Maximum=500
+  // +optional
+  /** CrewSize is how many sail under the captain. */
+  crewSize?: int32;
+
+  // +kubebuilder:default=Captain
+  // +optional
+  /** Rank is the captain's rank. */
+  rank?: 'Captain' | 'Commodore';
+
+  // +optional
+  /** HomePort is the port the ship sails from. */
+  homePort?: string;`;
+
+/** Captain v2: the same fields, but the home port is a structure, and a motto is new. */
+const CAPTAIN_V2_FIELDS = `  /** ShipName is the name of the ship the captain commands. */
+  shipName: string;
+
+  // +kubebuilder:validation:Minimum=1
+  // +kubebuilder:validation:Maximum=500
+  // +optional
+  /** CrewSize is how many sail under the captain. */
+  crewSize?: int32;
+
+  // +kubebuilder:default=Captain
+  // +optional
+  /** Rank is the captain's rank. */
+  rank?: 'Captain' | 'Commodore';
+
+  // +optional
+  /** HomePort is the port the ship sails from. */
+  homePort?: Port;
+
+  // +optional
+  /** Motto is what the captain says when leaving port. */
+  motto?: string;
+}
+
+/** Port is a harbour. */
+export interface Port {
+  /** Name is the port's name. */
+  name: string;
+
+  // +optional
+  /** Country is where the port is. */
+  country?: string;`;
+
+/** The runtime types the edited fields use beside the scaffold's. */
+const TYPES_IMPORT: readonly [string, string] = [
+  'type Condition, type int64',
+  'type Condition, type int32, type int64',
+];
+
+/**
+ * project-v4: one group (crew) with the paths a user takes after the first kind. Captain, whose
+ * spec the user writes over the example field, with defaulting, validation and a conversion
+ * webhook from a v2 that changed a field; Memcached, a kind that runs an image (--image), with
+ * defaulting and validation webhooks; Admiral, cluster-scoped; and a controller for Deployments.
+ */
+export async function projectV4(tsoperator: Tsoperator, dir: string): Promise<void> {
+  await tsoperator(
+    'init',
+    '--domain',
+    'testproject.org',
+    '--project-name',
+    'project-v4',
+    '--owner',
+    'The tsoperator authors',
+  );
+
+  await tsoperator(
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Captain',
+    '--controller',
+  );
+  await userEdit(dir, 'src/api/v1/captain.types.ts', [TYPES_IMPORT, [EXAMPLE_FIELD, CAPTAIN_V1_FIELDS]]);
+  await userEdit(dir, 'config/samples/crew_v1_captain.yaml', [
+    ['  foo: bar', '  shipName: Black Pearl\n  crewSize: 12'],
+  ]);
+  // The controller test wrote its Captains without a spec, which now needs a ship.
+  await userEdit(dir, 'test/controllers/captain.controller.test.ts', [
+    ['spec: {},', "spec: { shipName: 'Black Pearl' },"],
+  ]);
+  await tsoperator('manifests');
+
+  await tsoperator(
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Memcached',
+    '--image',
+    'memcached:1.6.26-alpine3.19',
+    '--port',
+    '11211',
+    '--controller',
+  );
+  await tsoperator(
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Admiral',
+    '--no-namespaced',
+    '--controller',
+  );
+  await tsoperator(
+    'create',
+    'api',
+    '--group',
+    'apps',
+    '--version',
+    'v1',
+    '--kind',
+    'Deployment',
+    '--no-resource',
+    '--controller',
+  );
+
+  await tsoperator(
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v2',
+    '--kind',
+    'Captain',
+    '--no-controller',
+  );
+  await userEdit(dir, 'src/api/v2/captain.types.ts', [
+    TYPES_IMPORT,
+    [EXAMPLE_FIELD.replace('Captain:', 'Captain:'), CAPTAIN_V2_FIELDS],
+  ]);
+  await userEdit(dir, 'config/samples/crew_v2_captain.yaml', [
+    ['  foo: bar', '  shipName: Black Pearl\n  homePort:\n    name: Tortuga'],
+  ]);
+  await tsoperator('manifests');
+
+  await tsoperator(
+    'create',
+    'webhook',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Captain',
+    '--defaulting',
+    '--programmatic-validation',
+    '--conversion',
+    '--spoke',
+    'v2',
+  );
+  await tsoperator(
+    'create',
+    'webhook',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Memcached',
+    '--defaulting',
+    '--programmatic-validation',
+  );
+}

@@ -1,0 +1,21 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Replaces text in a file of a sample project, as its user edits a scaffolded file: each `from`
+ * must be there (every occurrence is replaced), so that a scaffold that changed shape stops the
+ * generation with the file and text to look at instead of writing a sample nobody edited.
+ */
+export async function userEdit(
+  project: string,
+  path: string,
+  replacements: readonly (readonly [from: string, to: string])[],
+): Promise<void> {
+  const file = join(project, path);
+  let text = await readFile(file, 'utf8');
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`${path} no longer has the text this edit replaces:\n${from}`);
+    text = text.replaceAll(from, to);
+  }
+  await writeFile(file, text);
+}
