@@ -1,5 +1,6 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import type { CacheReader } from '../client/cache-reader.ts';
+import type { Reader } from '../client/api-reader.ts';
+import type { CacheReader, ReadScope } from '../client/cache-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
@@ -8,9 +9,10 @@ import type { Clock } from '../clock/clock.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { SharedInformer } from './informer.ts';
-import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { ApiFallback } from './api-fallback.ts';
+import { parseLabelSelector } from './label-selector.ts';
 import type { IndexFunc } from './store.ts';
-import { candidates } from './list-query.ts';
+import { selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
 
@@ -85,6 +87,8 @@ export class Cache implements CacheReader {
   readonly #transport: Transport;
   readonly #logger: Logger;
   readonly #informers = new Map<Kind, SharedInformer>();
+  /** The API server read as this cache would answer: what the client reads when its write is late. */
+  readonly apiFallback: Reader;
   #signal: AbortSignal | undefined;
 
   constructor(options: CacheOptions) {
@@ -94,6 +98,7 @@ export class Cache implements CacheReader {
     this.#options = options;
     this.#transport = transport;
     this.#logger = options.logger ?? silentLogger;
+    this.apiFallback = new ApiFallback(transport, (kind) => this.informerFor(kind));
   }
 
   /** The shared informer of `kind`, created on first use and started if the cache is. */
@@ -154,12 +159,7 @@ export class Cache implements CacheReader {
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
     const informer = await this.#synced(kind, options.namespace, options.signal);
-    const selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
-    const items: T[] = [];
-    for (const obj of candidates(informer, kind, options)) {
-      if (!selector || matchesLabels(selector, obj.metadata?.labels)) items.push(cloneJson(obj));
-    }
-    return { items, resourceVersion: '' };
+    return { items: selectObjects(informer.store, kind, options).map(cloneJson), resourceVersion: '' };
   }
 
   async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
@@ -173,15 +173,19 @@ export class Cache implements CacheReader {
 
   async waitForWrites(
     kind: Kind,
-    key: ObjectKey | undefined,
+    read: ReadScope,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<boolean> {
     const informer = this.#informers.get(kind);
     if (!informer) return true;
-    const namespace = kind.namespaced ? key?.namespace : undefined;
-    const k = key === undefined ? undefined : keyString(kind.namespaced ? key : { name: key.name });
-    return informer.waitForWrites(k, namespace || undefined, timeoutMs, signal);
+    if ('key' in read) {
+      const key = keyString(kind.namespaced ? read.key : { name: read.key.name });
+      return informer.waitForWrites({ key }, timeoutMs, signal);
+    }
+    const namespace = (kind.namespaced && read.namespace) || undefined;
+    const labels = read.labelSelector ? parseLabelSelector(read.labelSelector) : undefined;
+    return informer.waitForWrites({ namespace, labels }, timeoutMs, signal);
   }
 
   /**
@@ -196,11 +200,7 @@ export class Cache implements CacheReader {
     const informer = this.informerFor(kind);
     if (!informer.started)
       throw new Error(`The cache is not started: call cache.start(signal) before reading ${kind.kind}.`);
-    if (kind.namespaced && namespace && !informer.covers(namespace)) {
-      throw new Error(
-        `The cache does not hold ${kind.kind} objects of namespace ${namespace}: add it to the cache's namespaces, or read with client.direct().`,
-      );
-    }
+    informer.requireCovers(namespace);
     if (!(await informer.waitForSync(signal))) throw signal?.reason ?? new Error('aborted');
     return informer;
   }

@@ -6,12 +6,12 @@ import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-selector.ts';
 import { Reflector, type ReflectorSink } from './reflector.ts';
-import { reportSkippedObject } from './skipped-object.ts';
-import { Store, type IndexFunc } from './store.ts';
-import { deepFreeze } from './copy-on-read.ts';
+import { Store, type IndexFunc, type StoreReader } from './store.ts';
+import { StoreWriter } from './store-writer.ts';
 import type { Transform } from './transform.ts';
-import { WriteExpectations, type ExpectationView } from './write-expectations.ts';
+import { WriteExpectations, type ExpectationView, type ListScope } from './write-expectations.ts';
 
 /** What a {@link SharedInformer} watches and how; `Cache` fills it from its own options. */
 export interface InformerOptions {
@@ -48,6 +48,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly kind: Kind;
   readonly #options: InformerOptions;
   readonly #store = new Store<T>();
+  readonly #writer: StoreWriter<T>;
   readonly #handlers = new Set<EventHandler<T>>();
   readonly #progress = new Map<string, string>();
   readonly #listed = new Set<string>();
@@ -56,12 +57,15 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #view: ExpectationView;
   readonly #waiters = new Set<() => boolean>();
   readonly #reflectors: Reflector[] = [];
+  readonly #labels: LabelSelector | undefined;
   #started = false;
 
   constructor(options: InformerOptions) {
     this.kind = options.kind;
     this.#options = options;
     this.#scopes = options.kind.namespaced && options.namespaces?.length ? [...options.namespaces] : [''];
+    this.#writer = new StoreWriter(options.kind, options.transform, options.logger);
+    this.#labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     this.#view = {
       get: (key) => this.#store.get(key),
       progressOf: (key) => this.#progress.get(this.#scopeOf(key)),
@@ -69,13 +73,32 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   /** The informer's store: frozen objects, read-only for everyone but the informer. */
-  get store(): Pick<Store<T>, 'get' | 'has' | 'keys' | 'values' | 'byIndex' | 'hasIndex' | 'size'> {
+  get store(): StoreReader<T> {
     return this.#store;
+  }
+
+  /** The namespaces watched, one list+watch each; `['']` for all namespaces. */
+  get namespaces(): readonly string[] {
+    return this.#scopes;
+  }
+
+  /** The selectors every list and watch of the informer carries. */
+  get selectors(): { readonly labelSelector?: string; readonly fieldSelector?: string } {
+    const { labelSelector, fieldSelector } = this.#options;
+    return { ...(labelSelector ? { labelSelector } : {}), ...(fieldSelector ? { fieldSelector } : {}) };
   }
 
   /** Whether the informer watches `namespace` (every namespace when it is not restricted). */
   covers(namespace: string): boolean {
     return this.#scopes[0] === '' || this.#scopes.includes(namespace);
+  }
+
+  /** Throws rather than let a read answer for a namespace the informer does not watch (none: all it watches). */
+  requireCovers(namespace: string | undefined): void {
+    if (!this.kind.namespaced || !namespace || this.covers(namespace)) return;
+    throw new Error(
+      `The cache does not hold ${this.kind.kind} objects of namespace ${namespace}: add it to the cache's namespaces, or read with client.direct().`,
+    );
   }
 
   /** Whether the first list of every namespace is in the store. */
@@ -135,25 +158,47 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     return this.#started;
   }
 
-  /** Notes a write of the client (read-your-writes). */
+  /**
+   * Notes a write of the client (read-your-writes), unless the informer could never show it: in a
+   * namespace it does not watch, or with labels its selector excludes. Such a write, when the
+   * store holds the object, is awaited as a delete: the watch drops the object that left.
+   */
   noteWrite(answer: KubernetesObject, deleted: boolean): void {
-    this.#writes.note(keyString(objectKey(answer)), answer, deleted);
+    const key = keyString(objectKey(answer));
+    if (this.kind.namespaced && !this.covers(answer.metadata?.namespace ?? '')) return;
+    if (!deleted && this.#labels && !matchesLabels(this.#labels, answer.metadata?.labels)) {
+      const stored = this.#store.get(key);
+      if (stored) this.#writes.note(key, stored, true);
+      return;
+    }
+    this.#writes.note(key, answer, deleted);
   }
 
-  /** Resolves true once the noted writes to `key` (all of them, or those in `namespace`, when `key` is undefined) are in the store. */
+  /**
+   * Resolves true once the noted writes `read` could show are in the store: those to `read.key`,
+   * or those in `read.namespace` (all, when undefined) and matching `read.labels`.
+   */
   waitForWrites(
-    key: string | undefined,
-    namespace: string | undefined,
+    read: { readonly key: string } | ListScope,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<boolean> {
     const settled = (): boolean =>
-      key === undefined
-        ? this.#writes.settleAll(this.#view, namespace)
-        : this.#writes.settle(key, this.#view);
+      'key' in read ? this.#writes.settle(read.key, this.#view) : this.#writes.settleAll(this.#view, read);
     if (settled()) return Promise.resolve(true);
     const timeout = AbortSignal.timeout(timeoutMs);
     return this.#until(settled, signal ? AbortSignal.any([signal, timeout]) : timeout);
+  }
+
+  /**
+   * A store of `items` read from the API server, transformed and indexed as this informer's own:
+   * what the informer would hold of them. Objects it would skip are left out, unreported (the
+   * informer reports them as it meets them).
+   */
+  storeOf(items: readonly KubernetesObject[]): StoreReader<T> {
+    const store = this.#store.withSameIndexes();
+    for (const raw of items) this.#writer.put(store, keyString(objectKey(raw)), raw, false);
+    return store;
   }
 
   #sink(scope: string): ReflectorSink {
@@ -173,9 +218,9 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     const seen = new Set<string>();
     for (const raw of items) {
       const key = keyString(objectKey(raw));
-      // Seen even when skipped: a version the cache already holds stays (see #put).
+      // Seen even when skipped: a version the cache already holds stays (see StoreWriter).
       seen.add(key);
-      const put = this.#put(key, raw);
+      const put = this.#writer.put(this.#store, key, raw);
       if (!put) continue;
       const { old, obj } = put;
       if (!old) this.#emit('onAdd', (h) => h.onAdd?.(obj, initial));
@@ -195,11 +240,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
       const last = this.#store.delete(key);
       // An object the cache never held was never announced: no delete either, as client-go.
       if (!last) return;
-      const obj = this.#tryPrepare(raw) ?? last;
+      const obj = this.#writer.prepare(raw) ?? last;
       this.#emit('onDelete', (h) => h.onDelete?.(obj, false));
       return;
     }
-    const put = this.#put(key, raw);
+    const put = this.#writer.put(this.#store, key, raw);
     if (!put) return;
     const { old, obj } = put;
     if (old) this.#emit('onUpdate', (h) => h.onUpdate?.(old, obj));
@@ -212,39 +257,6 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     // Drops the writes now visible even when nobody reads them back; few are ever in flight.
     if (this.#writes.size > 0) this.#writes.settleAll(this.#view);
     for (const waiter of this.#waiters) waiter();
-  }
-
-  /**
-   * Stores `raw`, transformed, under `key`. When the transform or an index function throws, the
-   * object is skipped: logged, counted, and the store left as it was, so the informer goes on
-   * with the other objects and the next events. A version already stored stays, stale rather
-   * than dropped: dropping it would tell handlers and readers that an existing object is gone
-   * (a reconciler may act on that), while a stale version is a state the object really had,
-   * which the next good version replaces. client-go likewise logs a failed store update and
-   * drops the event.
-   */
-  #put(key: string, raw: KubernetesObject): { old: T | undefined; obj: T } | undefined {
-    const obj = this.#tryPrepare(raw);
-    if (!obj) return undefined;
-    try {
-      return { old: this.#store.set(key, obj), obj };
-    } catch (err) {
-      reportSkippedObject(this.#options.logger, this.kind, raw, 'index', err);
-      return undefined;
-    }
-  }
-
-  /** The transformed, frozen object, or undefined (skipped and reported) when the transform throws. */
-  #tryPrepare(raw: KubernetesObject): T | undefined {
-    try {
-      const transformed = this.#options.transform ? this.#options.transform(raw) : raw;
-      if (typeof transformed !== 'object' || transformed === null)
-        throw new TypeError(`the transform returned ${transformed === null ? 'null' : typeof transformed}`);
-      return deepFreeze(transformed as T);
-    } catch (err) {
-      reportSkippedObject(this.#options.logger, this.kind, raw, 'transform', err);
-      return undefined;
-    }
   }
 
   #scopeOf(key: string): string {

@@ -1,19 +1,30 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import type { ListOptions } from '../client/options.ts';
-import type { SharedInformer } from './informer.ts';
-import { NAMESPACE_INDEX } from './store.ts';
+import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { NAMESPACE_INDEX, type StoreReader } from './store.ts';
+
+/** The stored objects a list returns: its namespace, field selector (from indexes) and label selector. */
+export function selectObjects<T extends KubernetesObject>(
+  store: StoreReader<T>,
+  kind: Kind,
+  options: ListOptions,
+): T[] {
+  const found = candidates(store, kind, options);
+  if (!options.labelSelector) return found;
+  const selector = parseLabelSelector(options.labelSelector);
+  return found.filter((obj) => matchesLabels(selector, obj.metadata?.labels));
+}
 
 /**
  * The stored objects a list returns before its label selector: from the narrowest index at hand,
  * then filtered by every field term and the namespace.
  */
-export function candidates<T extends KubernetesObject>(
-  informer: SharedInformer<T>,
+function candidates<T extends KubernetesObject>(
+  store: StoreReader<T>,
   kind: Kind,
   options: ListOptions,
 ): T[] {
-  const store = informer.store;
   const namespace = kind.namespaced && options.namespace ? options.namespace : undefined;
   const terms = (options.fieldSelector ? parseFieldSelector(options.fieldSelector) : []).map(
     ([field, value]) => {

@@ -20,6 +20,12 @@ export class IndexFunctionError extends Error {
   }
 }
 
+/** What readers of a store may call: everything but the writes. */
+export type StoreReader<T extends KubernetesObject> = Pick<
+  Store<T>,
+  'get' | 'has' | 'keys' | 'values' | 'byIndex' | 'hasIndex' | 'size'
+>;
+
 /** One index: its function, its values to the keys holding them, and each key's values. */
 interface Index<T> {
   readonly fn: IndexFunc<T>;
@@ -73,6 +79,13 @@ export class Store<T extends KubernetesObject> {
     const index: Index<T> = { fn, keys: new Map(), valuesOf: new Map() };
     for (const [key, obj] of this.#items) indexOne(index, key, indexValues(name, fn, key, obj));
     this.#indexes.set(name, index);
+  }
+
+  /** An empty store with the same indexes. */
+  withSameIndexes(): Store<T> {
+    const copy = new Store<T>();
+    for (const [name, { fn }] of this.#indexes) copy.addIndex(name, fn);
+    return copy;
   }
 
   /** The objects whose index `name` holds `value`. */

@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { matchesLabels, type LabelSelector } from './label-selector.ts';
 import { isAtOrAfter } from './resource-version.ts';
 
 /** A write the cache has yet to show: the resourceVersion it produced, or the uid it deleted. */
@@ -6,6 +7,8 @@ interface Expectation {
   readonly resourceVersion: string | undefined;
   readonly deletedUid: string | undefined;
   readonly deleted: boolean;
+  /** The written object's labels: a list selecting them must show it. */
+  readonly labels: Readonly<Record<string, string>> | undefined;
 }
 
 /** What an expectation is checked against: the informer's stored object and how far it has read. */
@@ -13,6 +16,12 @@ export interface ExpectationView {
   get(key: string): KubernetesObject | undefined;
   /** The resourceVersion up to which the scope holding `key` has delivered every change. */
   progressOf(key: string): string | undefined;
+}
+
+/** What a list reads: its namespace (all when undefined) and label selector (all when undefined). */
+export interface ListScope {
+  readonly namespace?: string;
+  readonly labels?: LabelSelector;
 }
 
 /**
@@ -33,6 +42,7 @@ export class WriteExpectations {
       resourceVersion: answer.metadata?.resourceVersion,
       deletedUid: answer.metadata?.uid,
       deleted,
+      labels: answer.metadata?.labels,
     });
   }
 
@@ -45,15 +55,27 @@ export class WriteExpectations {
     return true;
   }
 
-  /** Whether every noted write is visible (those in `namespace` only, when given); drops those that are. */
-  settleAll(view: ExpectationView, namespace?: string): boolean {
+  /**
+   * Whether every noted write a list of `scope` could show is visible; drops those that are. A
+   * write concerns the list when it is in the list's namespace and either the written object or
+   * the stored one matches the list's labels (the stored one may be listed in its stead).
+   */
+  settleAll(view: ExpectationView, scope: ListScope = {}): boolean {
     let all = true;
-    for (const key of this.#pending.keys()) {
-      if (namespace !== undefined && !key.startsWith(`${namespace}/`)) continue;
+    for (const [key, expectation] of this.#pending) {
+      if (!concerns(key, expectation, view, scope)) continue;
       all = this.settle(key, view) && all;
     }
     return all;
   }
+}
+
+function concerns(key: string, expectation: Expectation, view: ExpectationView, scope: ListScope): boolean {
+  if (scope.namespace !== undefined && !key.startsWith(`${scope.namespace}/`)) return false;
+  if (scope.labels === undefined) return true;
+  if (!expectation.deleted && matchesLabels(scope.labels, expectation.labels)) return true;
+  const stored = view.get(key);
+  return stored !== undefined && matchesLabels(scope.labels, stored.metadata?.labels);
 }
 
 function isMet(

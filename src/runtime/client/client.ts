@@ -1,6 +1,6 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { ApiReader, type Reader } from './api-reader.ts';
-import type { CacheReader } from './cache-reader.ts';
+import type { CacheReader, ReadScope } from './cache-reader.ts';
 import type { Kind, KindRegistry } from './kind.ts';
 import { kindRegistry } from './kinds.ts';
 import { objectKey, type ObjectKey } from './object-key.ts';
@@ -38,7 +38,8 @@ export interface ClientOptions {
   readonly kinds?: KindRegistry;
   /**
    * How long a cached read waits for the cache to see the client's own earlier write before it
-   * reads the API server instead. Default: 2000 ms.
+   * reads the API server instead, within the cache's namespaces and selectors (`apiFallback`).
+   * Default: 2000 ms.
    */
   readonly readYourWritesTimeoutMs?: number;
 }
@@ -100,15 +101,15 @@ export class Client implements Reader {
     key: ObjectKey,
     options: GetOptions = {},
   ): Promise<T | undefined> {
-    return (await this.#reader(kind, key, options.signal)).get(kind, key, options);
+    return (await this.#reader(kind, { key }, options.signal)).get(kind, key, options);
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
-    return (await this.#reader(kind, undefined, options.signal)).list(kind, options);
+    return (await this.#reader(kind, options, options.signal)).list(kind, options);
   }
 
   async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
-    return (await this.#reader(kind, undefined, options.signal)).listAll(kind, options);
+    return (await this.#reader(kind, options, options.signal)).listAll(kind, options);
   }
 
   /** Creates `obj` (apiVersion and kind set) and returns it as stored. */
@@ -159,9 +160,10 @@ export class Client implements Reader {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (options.dryRun) return;
-    // A Status answer means the object is gone; an object with finalizers left means it stays, marked.
-    const stays = answer.kind !== 'Status' && (answer.metadata?.finalizers?.length ?? 0) > 0;
-    const uid = statusUid(answer) ?? obj.metadata?.uid;
+    // A Status answer means the object is gone; an object marked for deletion (finalizers left,
+    // a Pod's grace period, a Namespace's spec.finalizers) is still there in that state.
+    const stays = answer.kind !== 'Status' && isBeingDeleted(answer);
+    const uid = statusUid(answer) ?? answer.metadata?.uid ?? obj.metadata?.uid;
     const gone: KubernetesObject = {
       metadata: { name: key.name, namespace: key.namespace ?? '', ...(uid ? { uid } : {}) },
     };
@@ -176,10 +178,11 @@ export class Client implements Reader {
     };
   }
 
-  async #reader(kind: Kind, key: ObjectKey | undefined, signal: AbortSignal | undefined): Promise<Reader> {
+  /** The cache, once it shows this client's writes that `read` could see; else the API server read as the cache would answer. */
+  async #reader(kind: Kind, read: ReadScope, signal: AbortSignal | undefined): Promise<Reader> {
     if (!this.#cache || this.#uncached.has(kind)) return this.#api;
-    const fresh = await this.#cache.waitForWrites(kind, key, this.#readYourWritesTimeoutMs, signal);
-    return fresh ? this.#cache : this.#api;
+    const fresh = await this.#cache.waitForWrites(kind, read, this.#readYourWritesTimeoutMs, signal);
+    return fresh ? this.#cache : this.#cache.apiFallback;
   }
 
   async #update<T extends KubernetesObject>(
@@ -238,7 +241,7 @@ export class Client implements Reader {
       contentType,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (!options.dryRun) this.#cache?.noteWrite(kind, answer, false);
+    if (!options.dryRun) this.#cache?.noteWrite(kind, answer, deletedByWrite(answer));
     return answer;
   }
 }
@@ -246,6 +249,24 @@ export class Client implements Reader {
 /** A client: see {@link Client}. */
 export function newClient(options: ClientOptions): Client {
   return new Client(options);
+}
+
+function isBeingDeleted(answer: KubernetesObject): boolean {
+  return Boolean(answer.metadata?.deletionTimestamp) || (answer.metadata?.finalizers?.length ?? 0) > 0;
+}
+
+/**
+ * Whether a write's answer is the last state of an object the write deleted: the last finalizer
+ * of an object marked for deletion was removed, and the API server deleted it rather than store
+ * it (its shouldDeleteDuringUpdate: no grace period left, and for a Namespace no spec.finalizers).
+ * The answer then carries the resourceVersion the object had, which the cache has already seen.
+ */
+function deletedByWrite(answer: KubernetesObject): boolean {
+  const meta = answer.metadata;
+  if (!meta?.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return false;
+  if ((meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
+  const spec = (answer as { spec?: { finalizers?: readonly string[] } }).spec;
+  return !(answer.kind === 'Namespace' && (spec?.finalizers?.length ?? 0) > 0);
 }
 
 function statusUid(answer: KubernetesObject): string | undefined {

@@ -59,7 +59,13 @@ describe('Store', () => {
   it('adds no index whose function throws on a stored object, nor one that returns no array', () => {
     const store = new Store<V1Pod>();
     store.set('a/p1', pod('a', 'p1', 'n1'));
-    assert.throws(() => store.addIndex('thrower', () => JSON.parse('{')), /index "thrower" failed on a\/p1/);
+    assert.throws(
+      () =>
+        store.addIndex('thrower', () => {
+          throw new RangeError('no container');
+        }),
+      /index "thrower" failed on a\/p1/,
+    );
     assert.throws(
       () => store.addIndex('bad', () => [][0] as unknown as string[]),
       /index "bad" failed on a\/p1/,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { parseLabelSelector } from '../../../src/runtime/cache/label-selector.ts';
 import { isAtOrAfter } from '../../../src/runtime/cache/resource-version.ts';
 import { WriteExpectations, type ExpectationView } from '../../../src/runtime/cache/write-expectations.ts';
 
@@ -48,8 +49,26 @@ describe('WriteExpectations', () => {
     const writes = new WriteExpectations();
     writes.note('ns/a', obj('a', '5'), false);
     writes.note('other/b', { metadata: { namespace: 'other', name: 'b', resourceVersion: '9' } }, false);
-    assert.equal(writes.settleAll(view({}, '6'), 'ns'), true);
+    assert.equal(writes.settleAll(view({}, '6'), { namespace: 'ns' }), true);
     assert.equal(writes.settleAll(view({}, '6')), false);
     assert.equal(writes.size, 1);
+  });
+
+  it('holds a list only for the writes its label selector could show, written or stored', () => {
+    const writes = new WriteExpectations();
+    const labelled = (name: string, rv: string, labels: Record<string, string>): KubernetesObject => ({
+      metadata: { namespace: 'ns', name, resourceVersion: rv, uid: name, labels },
+    });
+    writes.note('ns/blue', labelled('blue', '10', { team: 'blue' }), false);
+    writes.note('ns/turned-red', labelled('turned-red', '11', { team: 'red' }), false);
+    writes.note('ns/red', labelled('red', '12', { team: 'red' }), false);
+    const stored = view({ 'ns/turned-red': labelled('turned-red', '3', { team: 'blue' }) }, '9');
+    const blue = { labels: parseLabelSelector('team=blue') };
+    const green = { labels: parseLabelSelector('team=green') };
+    assert.equal(writes.settleAll(stored, green), true, 'no write concerns team=green');
+    assert.equal(writes.settleAll(stored, blue), false);
+    writes.note('ns/blue', labelled('blue', '9', { team: 'blue' }), false);
+    assert.equal(writes.settleAll(stored, blue), false, 'the stored turned-red still shows as blue');
+    assert.equal(writes.size, 2, 'blue was met and dropped; red was not looked at');
   });
 });
