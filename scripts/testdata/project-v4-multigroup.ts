@@ -1,11 +1,11 @@
-import type { Tsoperator } from './run-tsoperator.ts';
+import type { SampleContext } from './sample-projects.ts';
 
 /**
  * project-v4-multigroup: a multi-group project whose operator watches its own namespace only
  * (`init --multigroup --namespaced`, Roles instead of ClusterRoles): Captain in crew with defaulting
  * and validation webhooks, Frigate in ship, and a controller for Deployments.
  */
-export async function projectV4Multigroup(tsoperator: Tsoperator): Promise<void> {
+export async function projectV4Multigroup({ tsoperator }: SampleContext): Promise<void> {
   await tsoperator(
     'init',
     '--domain',

@@ -1,5 +1,5 @@
 import { userEdit } from './user-edit.ts';
-import type { Tsoperator } from './run-tsoperator.ts';
+import type { SampleContext } from './sample-projects.ts';
 
 /** The example field `create api` writes, which the user replaces with the kind's own. */
 const EXAMPLE_FIELD = `  // +optional
@@ -68,9 +68,10 @@ const TYPES_IMPORT: readonly [string, string] = [
  * project-v4: one group (crew) with the paths a user takes after the first kind. Captain, whose
  * spec the user writes over the example field, with defaulting, validation and a conversion
  * webhook from a v2 that changed a field; Memcached, a kind that runs an image (--image), with
- * defaulting and validation webhooks; Admiral, cluster-scoped; and a controller for Deployments.
+ * defaulting and validation webhooks; Admiral, cluster-scoped; a controller for Deployments; and
+ * the installer and Helm chart built from it all.
  */
-export async function projectV4(tsoperator: Tsoperator, dir: string): Promise<void> {
+export async function projectV4({ tsoperator, dir, kubectl }: SampleContext): Promise<void> {
   await tsoperator(
     'init',
     '--domain',
@@ -189,4 +190,8 @@ export async function projectV4(tsoperator: Tsoperator, dir: string): Promise<vo
     '--defaulting',
     '--programmatic-validation',
   );
+
+  // deploy/: what `npm run build-installer` and `npm run build-chart` write, committed for releases.
+  await tsoperator('build-installer', '--kubectl', kubectl);
+  await tsoperator('build-chart', '--kubectl', kubectl);
 }

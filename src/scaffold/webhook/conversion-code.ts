@@ -150,10 +150,11 @@ function differences(
       return differences(hub, spoke, inHub.type.fields, inSpoke.type.fields, `${path}.`);
     }
     if (inHub && inSpoke) {
-      return [
-        `${path} is of another type in ${hub.version} than in ${spoke.version}: ` +
-          `${becomes(inHub, path, spoke.version)}; ${becomes(inSpoke, path, hub.version)}.`,
-      ];
+      const both = inHub.optional && inSpoke.optional;
+      const what = both
+        ? 'converted either way, it is left out'
+        : `${becomes(inHub, path, spoke.version)}; ${becomes(inSpoke, path, hub.version)}`;
+      return [`${path} is of another type in ${hub.version} than in ${spoke.version}: ${what}.`];
     }
     const [only, onlyIn, other] = inHub ? [inHub, hub, spoke] : [inSpoke, spoke, hub];
     if (!only) return [];
