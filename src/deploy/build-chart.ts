@@ -1,14 +1,15 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
+import { load, loadAll } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 import type { ProjectConfig } from '../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile } from '../project/project-file.ts';
 import { applyWrites } from '../scaffold/apply.ts';
 import type { FileWrite } from '../scaffold/change.ts';
-import { helmChart, type ManifestObject } from './helm-chart.ts';
+import { helmChart } from './helm-chart.ts';
 import type { ImageReference } from './image-reference.ts';
 import { kustomizeBuild } from './kustomize-build.ts';
+import { isManifestObject } from './manifest-object.ts';
 
 /** Where `npm run build-chart` writes: beside the installer (see INSTALLER_PATH), not in dist/. */
 export const CHART_DIR = 'deploy/chart';
@@ -34,12 +35,22 @@ export interface BuildChartOptions {
  */
 export async function buildChart(options: BuildChartOptions): Promise<string[]> {
   const output = options.output ?? CHART_DIR;
-  const objects = loadAll(await kustomizeBuild(options)).filter(isManifestObject);
+  const listed = await defaultResources(options.dir);
+  const also: string[] = [];
+  for (const folder of OPTIONAL_FOLDERS) {
+    if (!listed.includes(`../${folder}`) && (await isFolder(join(options.dir, 'config', folder))))
+      also.push(folder);
+  }
+  const objects = loadAll(await kustomizeBuild({ ...options, also })).filter(isManifestObject);
   const files = helmChart({
     name: (await readProject(options.dir)).projectName,
     version: await packageVersion(options.dir),
     objects,
     image: options.image,
+    components: {
+      prometheus: listed.includes('../prometheus'),
+      networkPolicy: listed.includes('../network-policy'),
+    },
   });
   const written = files.map((file) => ({ path: `${output}/${file.path}`, content: file.content }));
   const stale = (await previousTemplates(options.dir, output)).filter(
@@ -50,10 +61,29 @@ export async function buildChart(options: BuildChartOptions): Promise<string[]> 
   return written.map((file) => file.path);
 }
 
-function isManifestObject(value: unknown): value is ManifestObject {
-  if (value === null || typeof value !== 'object') return false;
-  const object = value as { kind?: unknown; metadata?: { name?: unknown } };
-  return typeof object.kind === 'string' && typeof object.metadata?.name === 'string';
+/**
+ * The folders of config/ that config/default offers commented out: the chart holds their objects
+ * either way, behind the `prometheus` and `networkPolicy` switches.
+ */
+const OPTIONAL_FOLDERS = ['prometheus', 'network-policy'] as const;
+
+/** The `resources` config/default lists. */
+async function defaultResources(dir: string): Promise<string[]> {
+  const kustomization = load(
+    await readFile(join(dir, 'config', 'default', 'kustomization.yaml'), 'utf8'),
+  ) as {
+    resources?: unknown;
+  } | null;
+  const resources = kustomization?.resources;
+  return Array.isArray(resources) ? resources.filter((r): r is string => typeof r === 'string') : [];
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function readProject(dir: string): Promise<ProjectConfig> {

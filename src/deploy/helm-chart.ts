@@ -1,21 +1,26 @@
 import { dump } from 'js-yaml';
+import { ChartMarks } from './chart-marks.ts';
+import { markSwitches, objectCondition } from './chart-switches.ts';
+import { chartValues, valuesYaml, type DefaultComponents } from './chart-values.ts';
 import { formatImageReference, type ImageReference } from './image-reference.ts';
+import type { ManifestObject } from './manifest-object.ts';
 
-/** A Kubernetes object as kustomize printed it. */
-export type ManifestObject = Record<string, unknown> & {
-  readonly kind: string;
-  readonly metadata: Record<string, unknown> & { readonly name: string; readonly namespace?: string };
-};
+export type { ManifestObject } from './manifest-object.ts';
 
 export interface ChartInput {
   /** The chart's name: the project's. */
   readonly name: string;
   /** The chart's version: the project's package.json version. */
   readonly version: string;
-  /** Every object of the kustomize build, its Namespace included. */
+  /**
+   * Every object of the kustomize build, its Namespace included, and the objects of the optional
+   * components (config/prometheus, config/network-policy) whether config/default lists them or not.
+   */
   readonly objects: readonly ManifestObject[];
   /** The image the build set, which becomes the chart's default value. */
   readonly image: ImageReference;
+  /** Which optional components config/default lists: their switches' defaults. Default: none. */
+  readonly components?: DefaultComponents;
 }
 
 /** A file of the chart, relative to its folder. */
@@ -33,9 +38,11 @@ const BRACES_MARK = 'TSOPERATORxLITERALxBRACES';
 
 /**
  * A Helm chart holding the objects of the kustomize build, so that both install the same thing:
- * the namespace becomes the release's, the manager's image a value. The Namespace object is left
- * out, as Helm charts do (`helm install --create-namespace`, then label it for PodSecurity). The
- * templates use nothing but value substitutions.
+ * the namespace becomes the release's, and values.yaml has the switches of Kubebuilder's
+ * helm/v2-alpha charts (the manager's replicas, image, leader election and resources; CRDs and
+ * whether `helm uninstall` keeps them; metrics, the Prometheus ServiceMonitor, network policies,
+ * webhooks, cert-manager), each defaulting to what config/default builds. The Namespace object is
+ * left out, as Helm charts do (`helm install --create-namespace`, then label it for PodSecurity).
  *
  * @example
  * ```ts
@@ -44,6 +51,7 @@ const BRACES_MARK = 'TSOPERATORxLITERALxBRACES';
  */
 export function helmChart(input: ChartInput): ChartFile[] {
   const namespace = buildNamespace(input.objects);
+  const components = input.components ?? { prometheus: false, networkPolicy: false };
   const templates = input.objects
     .filter((object) => object.kind !== 'Namespace')
     .map((object) => ({
@@ -52,7 +60,7 @@ export function helmChart(input: ChartInput): ChartFile[] {
     }));
   return [
     { path: 'Chart.yaml', content: chartYaml(input) },
-    { path: 'values.yaml', content: valuesYaml(input.image) },
+    { path: 'values.yaml', content: valuesYaml(HEADER, chartValues(input.objects, input.image, components)) },
     ...templates,
   ];
 }
@@ -77,15 +85,20 @@ function templateText(object: ManifestObject, namespace: string | undefined, ima
     if (value === imageText) return IMAGE_MARK;
     const escaped = value.replaceAll('{{', BRACES_MARK);
     return namespacePattern === undefined ? escaped : escaped.replaceAll(namespacePattern, NAMESPACE_MARK);
-  });
-  return dump(marked, { lineWidth: -1, noRefs: true })
+  }) as ManifestObject;
+  const marks = new ChartMarks();
+  markSwitches(marked, marks);
+  const condition = objectCondition(object);
+  const body = marks
+    .apply(dump(marked, { lineWidth: -1, noRefs: true }))
     .replaceAll(IMAGE_MARK, imageTemplate(image))
     .replaceAll(NAMESPACE_MARK, '{{ .Release.Namespace }}')
     .replaceAll(BRACES_MARK, '{{ "{{" }}');
+  return condition === undefined ? body : `{{- if ${condition} }}\n${body}{{- end }}\n`;
 }
 
 function imageTemplate(image: ImageReference): string {
-  const values = '.Values.controllerManager.image';
+  const values = '.Values.manager.image';
   const tag = image.tag === undefined ? '' : `:{{ ${values}.tag }}`;
   const digest = image.digest === undefined ? '' : `@{{ ${values}.digest }}`;
   return `{{ ${values}.repository }}${tag}${digest}`;
@@ -115,17 +128,4 @@ function chartYaml(input: ChartInput): string {
     appVersion: input.image.tag ?? input.version,
   };
   return HEADER + dump(chart, { lineWidth: -1 });
-}
-
-function valuesYaml(image: ImageReference): string {
-  const values = {
-    controllerManager: {
-      image: {
-        repository: image.name,
-        ...(image.tag === undefined ? {} : { tag: image.tag }),
-        ...(image.digest === undefined ? {} : { digest: image.digest }),
-      },
-    },
-  };
-  return HEADER + dump(values, { lineWidth: -1 });
 }

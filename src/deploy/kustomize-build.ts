@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execa, ExecaError } from 'execa';
-import { dump } from 'js-yaml';
+import { dump, load } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 import type { ImageReference } from './image-reference.ts';
 
@@ -16,6 +16,11 @@ export interface KustomizeBuildOptions {
   readonly image: ImageReference;
   /** The kubectl whose built-in kustomize builds config/default. Default: 'kubectl'. */
   readonly kubectl?: string;
+  /**
+   * Folders of config/ to build beside config/default, with its namespace, name prefix and labels,
+   * as if it listed them (`prometheus`, `network-policy`). Default: none.
+   */
+  readonly also?: readonly string[];
 }
 
 /**
@@ -31,8 +36,13 @@ export interface KustomizeBuildOptions {
 export async function kustomizeBuild(options: KustomizeBuildOptions): Promise<string> {
   const overlay = await mkdtemp(join(tmpdir(), 'tsoperator-kustomize-'));
   try {
+    const also = options.also ?? [];
+    if (also.length > 0) await writeAlso(options.dir, join(overlay, 'also'), also);
     const kustomization = {
-      resources: [relative(overlay, join(options.dir, 'config', 'default'))],
+      resources: [
+        relative(overlay, join(options.dir, 'config', 'default')),
+        ...(also.length > 0 ? ['also'] : []),
+      ],
       images: [imageEntry(options.image)],
     };
     await writeFile(join(overlay, 'kustomization.yaml'), dump(kustomization));
@@ -40,6 +50,27 @@ export async function kustomizeBuild(options: KustomizeBuildOptions): Promise<st
   } finally {
     await rm(overlay, { recursive: true, force: true });
   }
+}
+
+/** What config/default applies to every object it builds, applied here to the `also` folders. */
+const SHARED_FIELDS = [
+  'namespace',
+  'namePrefix',
+  'nameSuffix',
+  'labels',
+  'commonLabels',
+  'commonAnnotations',
+];
+
+async function writeAlso(dir: string, folder: string, also: readonly string[]): Promise<void> {
+  const defaults = load(await readFile(join(dir, 'config', 'default', 'kustomization.yaml'), 'utf8'));
+  const shared = Object.entries(defaults ?? {}).filter(([key]) => SHARED_FIELDS.includes(key));
+  const kustomization = {
+    ...Object.fromEntries(shared),
+    resources: also.map((name) => relative(folder, join(dir, 'config', name))),
+  };
+  await mkdir(folder);
+  await writeFile(join(folder, 'kustomization.yaml'), dump(kustomization));
 }
 
 function imageEntry(image: ImageReference): Record<string, string> {

@@ -142,9 +142,12 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     await execa('npm', ['run', 'build-chart'], { cwd: project, env: npmEnv });
     const installer = await readFile(join(project, 'deploy', 'install.yaml'), 'utf8');
     assert.match(installer, /image: registry\.example\.org\/webapp-operator:v0\.2\.0$/m);
-    const values = load(await readFile(join(project, 'deploy', 'chart', 'values.yaml'), 'utf8'));
-    assert.deepEqual(values, {
-      controllerManager: { image: { repository: 'registry.example.org/webapp-operator', tag: 'v0.2.0' } },
+    const values = load(await readFile(join(project, 'deploy', 'chart', 'values.yaml'), 'utf8')) as {
+      manager: { image: unknown };
+    };
+    assert.deepEqual(values.manager.image, {
+      repository: 'registry.example.org/webapp-operator',
+      tag: 'v0.2.0',
     });
   });
 

@@ -18,7 +18,7 @@ const IMAGE = { name: 'registry.example.org/webapp-operator', tag: 'v0.1.0' };
 
 interface Manifest {
   kind: string;
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
   rules?: { verbs?: string[]; resources?: string[]; apiGroups?: string[] }[];
   subjects?: { kind: string; name: string }[];
   roleRef?: { name: string };
@@ -35,6 +35,18 @@ interface PodSpec {
 
 const byKindAndName = (a: Manifest, b: Manifest): number =>
   `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`);
+
+/** What the chart installs for an object of the build: the same, CRDs kept on `helm uninstall`. */
+const charted = (object: Manifest): Manifest =>
+  object.kind === 'CustomResourceDefinition'
+    ? {
+        ...object,
+        metadata: {
+          ...object.metadata,
+          annotations: { ...object.metadata.annotations, 'helm.sh/resource-policy': 'keep' },
+        },
+      }
+    : object;
 
 // `npm run build-installer`, `npm run build-chart` and `npm run deploy` on a real control plane, with
 // kube-controller-manager making the manager's Pod, which PodSecurity `restricted` then admits.
@@ -101,10 +113,12 @@ test('the installer is accepted by the API server, the chart holds the same obje
     assert.equal(container.securityContext?.readOnlyRootFilesystem, true);
     assert.ok(container.resources?.requests && container.resources.limits, 'requests and limits');
 
+    // With its own values, the chart installs what the installer does.
     await buildChart({ dir, image: IMAGE, kubectl });
-    const charted = (await renderChart(join(dir, CHART_DIR), NAMESPACE)) as Manifest[];
-    const installed = objects.filter((o) => o.kind !== 'Namespace');
-    assert.deepEqual(charted.sort(byKindAndName), installed.sort(byKindAndName));
+    const chartDir = join(dir, CHART_DIR);
+    const installed = objects.filter((o) => o.kind !== 'Namespace').map(charted);
+    const rendered = (await renderChart(chartDir, NAMESPACE)) as Manifest[];
+    assert.deepEqual(rendered.sort(byKindAndName), installed.sort(byKindAndName));
 
     const applied = await execa(kubectl, [...kubeconfig, 'apply', '--server-side', '-f', installer]);
     assert.doesNotMatch(applied.stderr, /PodSecurity/);
@@ -131,12 +145,35 @@ test('the installer is accepted by the API server, the chart holds the same obje
       },
     );
 
-    // config/network-policy, which config/default offers commented out, is valid where it is enabled.
+    // config/network-policy and config/prometheus, which config/default offers commented out: the
+    // chart's switches install what config/default builds with them, and the policies are valid.
+    await writeFile(
+      join(dir, 'config', 'default', 'kustomization.yaml'),
+      (await readFile(join(dir, 'config', 'default', 'kustomization.yaml'), 'utf8'))
+        .replace('# - ../network-policy', '- ../network-policy')
+        .replace('# - ../prometheus', '- ../prometheus'),
+    );
+    const switchedOn = { networkPolicy: { enable: true }, prometheus: { enable: true } };
+    const withComponents = loadAll(
+      await readFile(
+        join(dir, await buildInstaller({ dir, image: IMAGE, kubectl, output: 'all.yaml' })),
+        'utf8',
+      ),
+    ) as Manifest[];
+    assert.ok(withComponents.some((o) => o.kind === 'ServiceMonitor'));
+    assert.deepEqual(
+      ((await renderChart(chartDir, NAMESPACE, switchedOn)) as Manifest[]).sort(byKindAndName),
+      withComponents
+        .filter((o) => o.kind !== 'Namespace')
+        .map(charted)
+        .sort(byKindAndName),
+    );
+    // The ServiceMonitor needs the Prometheus Operator's CRDs, which this API server has not.
     await writeFile(
       join(dir, 'config', 'default', 'kustomization.yaml'),
       (await readFile(join(dir, 'config', 'default', 'kustomization.yaml'), 'utf8')).replace(
-        '# - ../network-policy',
-        '- ../network-policy',
+        '\n- ../prometheus',
+        '\n# - ../prometheus',
       ),
     );
     const withPolicy = await execa(kubectl, ['kustomize', join(dir, 'config', 'default')]);
