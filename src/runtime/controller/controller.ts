@@ -8,6 +8,7 @@ import { metricsRegistry } from '../metrics/registry.ts';
 import type { Predicate } from '../predicate/predicate.ts';
 import { withReconcileLogger } from '../reconcile/reconcile-logger.ts';
 import { requestFromKey, requestKey } from '../reconcile/request.ts';
+import { requeueOf } from '../reconcile/requeue-decision.ts';
 import type { Result } from '../reconcile/result.ts';
 import { isTerminalError } from '../reconcile/terminal-error.ts';
 import { LOW_PRIORITY } from '../workqueue/add-options.ts';
@@ -201,17 +202,19 @@ export class Controller {
   }
 
   #afterResult(key: string, result: Result, priority: number): ReconcileOutcome {
-    if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
-      this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter, { priority });
-      return 'requeue_after';
+    const decision = requeueOf(result);
+    switch (decision.kind) {
+      case 'after':
+        this.queue.forget(key);
+        this.queue.addAfter(key, decision.delayMs, { priority });
+        return 'requeue_after';
+      case 'backoff':
+        this.queue.addRateLimited(key, { priority });
+        return 'requeue';
+      case 'done':
+        this.queue.forget(key);
+        return 'success';
     }
-    if (result.requeue) {
-      this.queue.addRateLimited(key, { priority });
-      return 'requeue';
-    }
-    this.queue.forget(key);
-    return 'success';
   }
 
   #afterError(key: string, err: unknown, logger: Logger, priority: number): ReconcileOutcome {

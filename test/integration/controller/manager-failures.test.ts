@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CoordinationV1Api } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
+import { CacheSyncTimeoutError } from '../../../src/runtime/manager/cache-sync-timeout-error.ts';
+import { GracefulShutdownTimeoutError } from '../../../src/runtime/manager/controller-group.ts';
+import type { Request } from '../../../src/runtime/reconcile/request.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { runInBackground, testManager, uniqueNamespace, WidgetKind } from './support.ts';
+
+/** Aborted when the file's tests are over: ends the reconciles that ignore their signals. */
+const testDone = new AbortController();
+
+describe('a manager under failure', () => {
+  let env: Environment;
+  before(async () => {
+    env = await startEnvironment();
+  });
+  after(async () => {
+    testDone.abort();
+    await env.stop();
+  });
+
+  async function configMaps(namespace: string, names: readonly string[]): Promise<void> {
+    const client = newClient({ kubeConfig: env.kubeConfig });
+    if (!(await client.direct().get(NamespaceKind, { name: namespace }))) {
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    }
+    for (const name of names) {
+      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+    }
+  }
+
+  it('fails start-up when a CRD is not installed, naming the kind and its last error', async () => {
+    const mgr = await testManager(env, { cacheSyncTimeout: 1500 });
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .complete({ reconcile: async () => ({}) });
+    await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+      assert.ok(err instanceof CacheSyncTimeoutError, String(err));
+      assert.deepEqual(
+        err.unsynced.map((u) => u.kind),
+        ['ctrl.tsoperator.dev/v1/Widget'],
+      );
+      assert.match(err.message, /ctrl\.tsoperator\.dev\/v1\/Widget \(last error: .*not found/i);
+      return true;
+    });
+  });
+
+  it('fails start-up when the list is forbidden, saying so', async () => {
+    const user = await env.addUser('no-rights');
+    const mgr = await testManager(env, {
+      kubeConfig: user.kubeConfig,
+      checkPermissions: false,
+      cacheSyncTimeout: 1500,
+    });
+    mgr
+      .controller()
+      .for(ConfigMapKind)
+      .complete({ reconcile: async () => ({}) });
+    await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+      assert.ok(err instanceof CacheSyncTimeoutError, String(err));
+      assert.match(err.message, /v1\/ConfigMap \(last error: .*forbidden/i);
+      return true;
+    });
+  });
+
+  it('stops on a panic with recoverPanic off: queued keys are not handed out, the lease is released', async () => {
+    const ns = uniqueNamespace('panic');
+    await configMaps(ns, ['a', 'b', 'c', 'd']);
+    const mgr = await testManager(env, {
+      leaderElection: true,
+      leaderElectionId: 'panicky',
+      leaderElectionNamespace: 'default',
+      leaseDuration: 3000,
+      renewDeadline: 2000,
+      retryPeriod: 250,
+    });
+    const reconciled: string[] = [];
+    mgr
+      .controller('panicky')
+      .for(ConfigMapKind)
+      .withOptions({ recoverPanic: false })
+      .complete({
+        reconcile: async (req: Request) => {
+          if (req.namespace !== ns) return {};
+          reconciled.push(req.name);
+          throw new TypeError(`cannot read ${req.name}`);
+        },
+      });
+    await assert.rejects(mgr.start(new AbortController().signal), /cannot read/);
+    assert.equal(reconciled.length, 1, `reconciled after the panic: ${reconciled.join(', ')}`);
+    const lease = await env.kubeConfig
+      .makeApiClient(CoordinationV1Api)
+      .readNamespacedLease({ namespace: 'default', name: 'panicky' });
+    assert.ok(!lease.spec?.holderIdentity, `the lease is still held by ${lease.spec?.holderIdentity}`);
+  });
+
+  it('bounds the shutdown by gracefulShutdownTimeout, even for a reconcile that ignores its signal', async () => {
+    const ns = uniqueNamespace('stuck');
+    await configMaps(ns, ['stuck']);
+    const mgr = await testManager(env, { gracefulShutdownTimeout: 500 });
+    let signalOfStuck: AbortSignal | undefined;
+    mgr
+      .controller('stuck')
+      .for(ConfigMapKind)
+      .complete({
+        reconcile: async (req: Request, signal: AbortSignal) => {
+          if (req.namespace !== ns) return {};
+          signalOfStuck = signal;
+          await until(testDone.signal);
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    await eventuallyTrue(() => signalOfStuck !== undefined, 'the stuck reconcile to start');
+    await assert.rejects(run.stop(), (err: unknown) => {
+      assert.ok(err instanceof GracefulShutdownTimeoutError, String(err));
+      assert.match(err.message, /controllers stuck still had reconciles running/);
+      return true;
+    });
+    assert.equal(signalOfStuck?.aborted, true, 'the stuck reconcile was told to stop');
+  });
+
+  it('arms the same bound when a controller fails while another drains', async () => {
+    const ns = uniqueNamespace('fail-drain');
+    await configMaps(ns, ['stuck']);
+    const mgr = await testManager(env, { gracefulShutdownTimeout: 500 });
+    let stuckStarted = false;
+    mgr
+      .controller('stuck-too')
+      .for(ConfigMapKind)
+      .complete({
+        reconcile: async (req: Request) => {
+          if (req.namespace !== ns) return {};
+          stuckStarted = true;
+          await until(testDone.signal);
+          return {};
+        },
+      });
+    const failing = mgr
+      .controller('failing')
+      .for(ConfigMapKind)
+      .withOptions({ recoverPanic: false })
+      .complete({
+        reconcile: async (req: Request) => {
+          if (req.namespace !== ns || !stuckStarted) return {};
+          throw new RangeError('a bug');
+        },
+      });
+    const run = runInBackground(mgr);
+    await eventuallyTrue(() => stuckStarted, 'the stuck reconcile to start');
+    failing.queue.add(`${ns}/stuck`);
+    await assert.rejects(run.done, /a bug/);
+  });
+
+  it('starts a controller registered after start at once, and refuses one after stop', async () => {
+    const ns = uniqueNamespace('late');
+    const mgr = await testManager(env);
+    const run = runInBackground(mgr);
+    await eventuallyTrue(
+      async () =>
+        mgr.healthProbeUrl !== undefined && (await fetch(`${mgr.healthProbeUrl}/readyz`)).status === 200,
+      'readyz',
+    );
+    const reconciled: string[] = [];
+    mgr
+      .controller('late')
+      .for(ConfigMapKind)
+      .complete({
+        reconcile: async (req: Request) => {
+          if (req.namespace === ns) reconciled.push(req.name);
+          return {};
+        },
+      });
+    await configMaps(ns, ['late-one']);
+    await eventuallyTrue(() => reconciled.includes('late-one'), 'the late controller to reconcile');
+    await run.stop();
+    assert.throws(
+      () =>
+        mgr
+          .controller('too-late')
+          .for(ConfigMapKind)
+          .complete({ reconcile: async () => ({}) }),
+      /added after the manager stopped/,
+    );
+  });
+});
+
+/** Resolves when `signal` aborts. */
+function until(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
