@@ -1,0 +1,3 @@
+import { describeSampleProject } from '../support/sample-project.ts';
+
+describeSampleProject('project-v4');

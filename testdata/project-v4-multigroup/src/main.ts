@@ -1,0 +1,66 @@
+/*
+ * Copyright The tsoperator authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except in
+ * compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { Manager, WebhookServer, createLogger } from './runtime/index.ts';
+import { consoleEncoder } from './console-encoder.ts';
+import { managerFlagsOrExit } from './manager-flags.ts';
+import { CaptainReconciler } from './controllers/crew/captain.controller.ts';
+import { FrigateReconciler } from './controllers/ship/frigate.controller.ts';
+import { DeploymentReconciler } from './controllers/apps/deployment.controller.ts';
+import { setupCaptainV1Webhooks } from './webhooks/crew/v1/captain.webhook.ts';
+// +tsoperator:scaffold:imports
+
+// `--help` lists the flags; they are the flags of a Kubebuilder project's cmd/main.go.
+const flags = managerFlagsOrExit(process.argv.slice(2));
+
+const toStderr = (line: string): void => {
+  process.stderr.write(line);
+};
+const logger = createLogger({
+  level: flags.logLevel,
+  write: flags.logEncoder === 'console' ? consoleEncoder(toStderr) : toStderr,
+});
+
+const mgr = await Manager.create({
+  ...(flags.kubeconfig ? { kubeConfig: kubeConfigFrom(flags.kubeconfig) } : {}),
+  ...(flags.metricsBindAddress ? { metricsBindAddress: flags.metricsBindAddress } : {}),
+  metricsSecure: flags.metricsSecure,
+  metricsCertPath: flags.metricsCertPath,
+  webhookServer: new WebhookServer({
+    port: flags.webhookPort,
+    ...(flags.webhookCertPath ? { certDir: flags.webhookCertPath } : {}),
+    certName: flags.webhookCertName,
+    keyName: flags.webhookCertKey,
+    logger: logger.child({ component: 'webhook' }),
+  }),
+  webhookInstallLocal: flags.webhookInstallLocal ? 'config/webhook/manifests.yaml' : '',
+  enableHttp2: flags.enableHttp2,
+  healthProbeBindAddress: flags.healthProbeBindAddress,
+  // With more than one replica, only the holder of the lease reconciles.
+  leaderElection: flags.leaderElect,
+  leaderElectionId: '90fc0249.testproject.org',
+  // Watch only the operator's own namespace (config/manager sets it); empty watches them all.
+  namespace: process.env['WATCH_NAMESPACE'] ?? '',
+  logger,
+});
+
+new CaptainReconciler(mgr.client, mgr.events).setup(mgr);
+new FrigateReconciler(mgr.client, mgr.events).setup(mgr);
+new DeploymentReconciler(mgr.client, mgr.events).setup(mgr);
+setupCaptainV1Webhooks(mgr);
+// +tsoperator:scaffold:controllers
+
+// Runs until SIGTERM or SIGINT, then drains the controllers and releases the lease.
+await mgr.start();
+
+function kubeConfigFrom(path: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(path);
+  return kubeConfig;
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright The tsoperator authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except in
+ * compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startEnvironment } from 'tsoperator/envtest';
+import { FrigateKind, type Frigate } from '../../../src/api/ship/v1beta1/frigate.types.ts';
+import {
+  ApiEventRecorder,
+  EventKind,
+  done,
+  findStatusCondition,
+  newClient,
+  type Result,
+} from '../../../src/runtime/index.ts';
+import { FrigateReconciler, FRIGATE_FINALIZER } from '../../../src/controllers/ship/frigate.controller.ts';
+
+// The controller runs against a real kube-apiserver and etcd (envtest), called directly: a test
+// drives one reconcile at a time and looks at what it wrote.
+test('FrigateReconciler', async (t) => {
+  await using env = await startEnvironment({ crdPaths: ['config/crd/bases'] });
+  const client = newClient({ kubeConfig: env.kubeConfig });
+  const events = new ApiEventRecorder({ client, reportingController: 'frigate-controller' });
+  const reconciler = new FrigateReconciler(client, events);
+  const signal = AbortSignal.timeout(60_000);
+
+  const key = { namespace: 'default', name: 'test-frigate' };
+  const eventReasons = async (): Promise<string[]> => {
+    await events.flush();
+    const recorded = await client.listAll(EventKind, { namespace: key.namespace });
+    return recorded.filter((e) => e.regarding?.name === key.name).map((e) => e.reason ?? '');
+  };
+
+  await t.test(
+    'adds no finalizer, and reports the generation it reconciled without claiming Available',
+    async () => {
+      await client.create<Frigate>({
+        apiVersion: FrigateKind.apiVersion,
+        kind: FrigateKind.kind,
+        metadata: { name: key.name, namespace: key.namespace },
+        spec: {},
+      });
+
+      const result = await reconciler.reconcile(key, signal);
+
+      assert.deepEqual(result, done());
+      const reconciled = await client.get(FrigateKind, key);
+      const generation = reconciled?.metadata?.generation;
+      assert.equal(reconciled?.metadata?.finalizers, undefined);
+      assert.equal(reconciled?.status?.observedGeneration, generation);
+      const conditions = reconciled?.status?.conditions ?? [];
+      // apply makes nothing yet: it must not say that something is available.
+      assert.equal(findStatusCondition(conditions, 'Available')?.status, 'Unknown');
+      assert.equal(findStatusCondition(conditions, 'Degraded')?.status, 'False');
+      assert.equal(findStatusCondition(conditions, 'Degraded')?.observedGeneration, generation);
+      assert.ok((await eventReasons()).includes('Reconciled'));
+    },
+  );
+
+  await t.test('is deleted without the operator while cleansUpOutsideTheCluster is off', async () => {
+    const frigate = await client.get(FrigateKind, key);
+    assert.ok(frigate);
+    await client.delete(frigate);
+
+    assert.equal(await client.get(FrigateKind, key), undefined);
+  });
+
+  // As the reconciler is once cleansUpOutsideTheCluster is turned on.
+  const cleaning = new (class extends FrigateReconciler {
+    override readonly cleansUpOutsideTheCluster = true;
+  })(client, events);
+
+  await t.test('with cleanup on, keeps a finalizer while the Frigate lives', async () => {
+    await client.create<Frigate>({
+      apiVersion: FrigateKind.apiVersion,
+      kind: FrigateKind.kind,
+      metadata: { name: key.name, namespace: key.namespace },
+      spec: {},
+    });
+
+    assert.deepEqual(await cleaning.reconcile(key, signal), done());
+
+    const reconciled = await client.get(FrigateKind, key);
+    assert.deepEqual(reconciled?.metadata?.finalizers, [FRIGATE_FINALIZER]);
+  });
+
+  await t.test(
+    'with cleanup on, reports a failing cleanup as Degraded, and keeps the finalizer',
+    async () => {
+      const failing = new (class extends FrigateReconciler {
+        override readonly cleansUpOutsideTheCluster = true;
+        override async cleanup(): Promise<Result> {
+          throw new Error('the external resource is busy');
+        }
+      })(client, events);
+      const frigate = await client.get(FrigateKind, key);
+      assert.ok(frigate);
+      await client.delete(frigate);
+
+      await assert.rejects(failing.reconcile(key, signal), /the external resource is busy/);
+
+      const held = await client.get(FrigateKind, key);
+      assert.deepEqual(held?.metadata?.finalizers, [FRIGATE_FINALIZER]);
+      const degraded = findStatusCondition(held?.status?.conditions ?? [], 'Degraded');
+      assert.equal(degraded?.status, 'True');
+      assert.equal(degraded?.message, 'the external resource is busy');
+      assert.ok((await eventReasons()).includes('CleanupFailed'));
+    },
+  );
+
+  await t.test(
+    'runs the cleanup once deleted, and lets the Frigate go, even with cleanup turned off again',
+    async () => {
+      const result = await reconciler.reconcile(key, signal);
+
+      assert.deepEqual(result, done());
+      assert.equal(await client.get(FrigateKind, key), undefined);
+      assert.ok((await eventReasons()).includes('CleanedUp'));
+    },
+  );
+
+  await t.test('is done with an object that no longer exists', async () => {
+    const result = await reconciler.reconcile({ namespace: 'default', name: 'missing' }, signal);
+
+    assert.deepEqual(result, done());
+  });
+});

@@ -1,0 +1,73 @@
+/*
+ * Copyright The tsoperator authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License"); you may not use this file except in
+ * compliance with the License. You may obtain a copy of the License at
+ * http://www.apache.org/licenses/LICENSE-2.0
+ */
+
+import { defineKind, type Condition, type int32, type int64, type ObjectMeta } from '../../runtime/index.ts';
+import { apiVersion } from './groupversion-info.ts';
+
+// Edit this file to define your API: run `npm run manifests` after each change to regenerate the CRD.
+// Markers (`+kubebuilder:...`) go above a declaration's doc comment, or inside it.
+
+/** CaptainSpec is the desired state of a Captain. */
+export interface CaptainSpec {
+  /** ShipName is the name of the ship the captain commands. */
+  shipName: string;
+
+  // +kubebuilder:validation:Minimum=1
+  // +kubebuilder:validation:Maximum=500
+  // +optional
+  /** CrewSize is how many sail under the captain. */
+  crewSize?: int32;
+
+  // +kubebuilder:default=Captain
+  // +optional
+  /** Rank is the captain's rank. */
+  rank?: 'Captain' | 'Commodore';
+
+  // +optional
+  /** HomePort is the port the ship sails from. */
+  homePort?: string;
+}
+
+/** CaptainStatus is the observed state of a Captain. */
+export interface CaptainStatus {
+  // +listType=map
+  // +listMapKey=type
+  // +optional
+  /**
+   * Conditions are the current state of the Captain: Available, Progressing and Degraded, as in
+   * Kubernetes' API conventions.
+   */
+  conditions?: Condition[];
+
+  // +optional
+  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  observedGeneration?: int64;
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:storageversion
+/** Captain is the Schema for the captains API. */
+export interface Captain {
+  apiVersion?: string;
+  kind?: string;
+  // +optional
+  metadata?: ObjectMeta;
+  // +optional
+  spec?: CaptainSpec;
+  // +optional
+  status?: CaptainStatus;
+}
+
+/** The Captain kind, for the client: `client.get(CaptainKind, key)`. */
+export const CaptainKind = defineKind<Captain>({
+  apiVersion,
+  kind: 'Captain',
+  plural: 'captains',
+  namespaced: true,
+});
