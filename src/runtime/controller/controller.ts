@@ -3,6 +3,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
 import type { Handler } from '../handler/handler.ts';
+import { errorMessage } from '../log/error-message.ts';
 import type { Logger } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import type { Predicate } from '../predicate/predicate.ts';
@@ -113,7 +114,7 @@ export class Controller {
     await Promise.all(workers);
     run.stop.removeEventListener('abort', onStop);
     this.#logger.info('all workers finished');
-    if (this.#fatal !== undefined) throw this.#fatal;
+    if (this.#fatal !== undefined) throw asError(this.#fatal);
   }
 
   #dispatch<T extends KubernetesObject>(
@@ -274,4 +275,9 @@ function isPanic(err: unknown): boolean {
     err instanceof RangeError ||
     err instanceof SyntaxError
   );
+}
+
+/** A thrown non-Error (Go's panic of a value) as an Error carrying it, for `start`'s rejection. */
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(`panic: ${errorMessage(value)}`, { cause: value });
 }

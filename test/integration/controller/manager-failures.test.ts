@@ -6,6 +6,7 @@ import { newClient } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
 import { CacheSyncTimeoutError } from '../../../src/runtime/manager/cache-sync-timeout-error.ts';
 import { GracefulShutdownTimeoutError } from '../../../src/runtime/manager/controller-group.ts';
+import { createLogger } from '../../../src/runtime/log/logger.ts';
 import type { Request } from '../../../src/runtime/reconcile/request.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { runInBackground, testManager, uniqueNamespace, WidgetKind } from './support.ts';
@@ -97,6 +98,44 @@ describe('a manager under failure', () => {
       .makeApiClient(CoordinationV1Api)
       .readNamespacedLease({ namespace: 'default', name: 'panicky' });
     assert.ok(!lease.spec?.holderIdentity, `the lease is still held by ${lease.spec?.holderIdentity}`);
+  });
+
+  it('stops on a thrown value the logger cannot serialise, rejecting with it as the cause', async () => {
+    const ns = uniqueNamespace('unserialisable');
+    await configMaps(ns, ['a']);
+    const lines: string[] = [];
+    const mgr = await testManager(env, {
+      logger: createLogger({ level: 'debug', write: (l) => lines.push(l) }),
+    });
+    const thrown: Record<string, unknown> = { count: 1n };
+    thrown['self'] = thrown;
+    Object.defineProperty(thrown, 'broken', {
+      enumerable: true,
+      get: () => {
+        throw new Error('unreadable');
+      },
+    });
+    mgr
+      .controller('unserialisable')
+      .for(ConfigMapKind)
+      .withOptions({ recoverPanic: false })
+      .complete({
+        reconcile: async (req: Request) => {
+          // The point of the test: a thrown value that is no Error.
+          // eslint-disable-next-line @typescript-eslint/only-throw-error
+          if (req.namespace === ns) throw thrown;
+          return {};
+        },
+      });
+    await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+      assert.ok(err instanceof Error && err.message.startsWith('panic: '), String(err));
+      assert.equal(err.cause, thrown);
+      return true;
+    });
+    assert.ok(
+      lines.some((l) => l.includes('reconcile panicked') && l.includes('[Circular]')),
+      'the panic was logged, with what could be written of the value',
+    );
   });
 
   it('bounds the shutdown by gracefulShutdownTimeout, even for a reconcile that ignores its signal', async () => {

@@ -5,7 +5,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { LeaderElector, type LeadershipEnd } from '../../../src/runtime/leader/leader-elector.ts';
-import { leaseLock } from '../../../src/runtime/leader/lease-lock.ts';
+import { LeaderElectionLostError } from '../../../src/runtime/leader/leader-election-lost-error.ts';
+import { leaseLock, type LeaseLock } from '../../../src/runtime/leader/lease-lock.ts';
 import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
 
 const LEASE = 15_000;
@@ -38,21 +39,31 @@ class Election {
   readonly #runs = new Map<string, { stop: AbortController; done: Promise<LeadershipEnd> }>();
   /** Candidates whose `run` has not returned yet. */
   readonly #running = new Set<string>();
+  /** Candidates draining their work after being stopped: one more sleeper each. */
+  readonly #draining = new Set<string>();
 
   constructor(kubeConfig: KubeConfig, lease: string) {
     this.#kubeConfig = kubeConfig;
     this.#lease = lease;
   }
 
-  async start(who: string, releaseOnCancel: boolean): Promise<void> {
+  /**
+   * Starts a candidate. Its work ends `drainMs` after it is told to stop (on the fake clock), or
+   * at once when the lease is lost.
+   */
+  async start(
+    who: string,
+    releaseOnCancel: boolean,
+    options: { drainMs?: number; lock?: LeaseLock } = {},
+  ): Promise<void> {
     const elector = new LeaderElector({
-      lock: leaseLock(this.#kubeConfig, 'default', this.#lease),
+      lock: options.lock ?? leaseLock(this.#kubeConfig, 'default', this.#lease),
       identity: who,
       name: this.#lease,
       clock: this.clock,
       releaseOnCancel,
       callbacks: {
-        onStartedLeading: (signal) => this.#lead(who, signal),
+        onStartedLeading: (signal) => this.#lead(who, signal, options.drainMs ?? 0),
         onNewLeader: (leader) => this.newLeaders.push(`${who} saw ${leader}`),
       },
     });
@@ -65,6 +76,11 @@ class Election {
 
   /** Stops a candidate and waits until it has stopped leading (and released, when it does). */
   async stop(who: string): Promise<LeadershipEnd> {
+    return this.signalStop(who);
+  }
+
+  /** Tells a candidate to stop; the returned promise settles when its `run` does. */
+  signalStop(who: string): Promise<LeadershipEnd> {
     const run = this.#runs.get(who);
     assert.ok(run);
     this.#runs.delete(who);
@@ -103,12 +119,17 @@ class Election {
 
   /** Every running candidate is idle when each one waits on the clock (none is mid-request). */
   async settle(): Promise<void> {
-    while (this.clock.sleepers !== this.#running.size) await delay(5);
+    while (this.clock.sleepers !== this.#running.size + this.#draining.size) await delay(5);
   }
 
-  async #lead(who: string, signal: AbortSignal): Promise<void> {
+  async #lead(who: string, signal: AbortSignal, drainMs: number): Promise<void> {
     this.fences.push({ who, event: 'start', at: this.clock.now() });
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    if (drainMs > 0 && !(signal.reason instanceof LeaderElectionLostError)) {
+      this.#draining.add(who);
+      await this.clock.sleep(drainMs);
+      this.#draining.delete(who);
+    }
     this.fences.push({ who, event: 'end', at: this.clock.now() });
   }
 }
@@ -193,4 +214,102 @@ test('the leader_election_master_status gauge is 1 while leading and 0 after', a
   assert.match(await metricsRegistry.metrics(), /leader_election_master_status\{name="metric"\} 1/);
   await election.stop('a');
   assert.match(await metricsRegistry.metrics(), /leader_election_master_status\{name="metric"\} 0/);
+});
+
+test('a stopped leader keeps renewing while its work drains, longer than the lease; the other leads only after', async () => {
+  const election = new Election(env.kubeConfig, 'drain');
+  await election.start('a', true, { drainMs: 3 * LEASE });
+  await election.step(HALF_RETRY);
+  await election.start('b', true);
+  const stopped = election.signalStop('a');
+  await election.settle();
+  for (let i = 0; i < (3 * LEASE) / RETRY - 1; i++) {
+    await election.step(RETRY);
+    assert.deepEqual(
+      election.leaders(),
+      ['a'],
+      `b led while a drained, ${(i + 1) * RETRY} ms after the stop`,
+    );
+  }
+  await election.step(RETRY);
+  assert.equal(await stopped, 'stopped');
+  while (election.leaders().length === 0) await election.step(HALF_RETRY);
+  assert.deepEqual(election.leaders(), ['b']);
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('wall-clock steps neither expire a held lease early nor keep an abandoned one', async () => {
+  const election = new Election(env.kubeConfig, 'clock-steps');
+  await election.start('a', false);
+  await election.step(HALF_RETRY);
+  await election.start('b', false);
+  // An hour forward, then two back: the lease's expiry is measured on the monotonic clock.
+  // Half-retry steps keep b polling between a's renewals, so it always reads the latest one.
+  election.clock.stepWall(3_600_000);
+  for (let i = 0; i < 2 * (LEASE / HALF_RETRY); i++) await election.step(HALF_RETRY);
+  election.clock.stepWall(-7_200_000);
+  for (let i = 0; i < 2 * (LEASE / HALF_RETRY); i++) await election.step(HALF_RETRY);
+  assert.deepEqual(election.leaders(), ['a']);
+  assert.equal(await election.stop('a'), 'stopped');
+  election.clock.stepWall(-3_600_000);
+  const stoppedAt = election.clock.monotonic();
+  while (election.leaders().length === 0) await election.step(HALF_RETRY);
+  const tookOver = election.clock.monotonic() - stoppedAt;
+  assert.deepEqual(election.leaders(), ['b']);
+  assert.ok(tookOver >= LEASE && tookOver <= LEASE + RETRY, `b took over ${tookOver} ms after a stopped`);
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('a release that conflicts with another write is read again and retried', async () => {
+  const election = new Election(env.kubeConfig, 'release-conflict');
+  const real = leaseLock(env.kubeConfig, 'default', 'release-conflict');
+  let conflicts = 0;
+  const racing: LeaseLock = {
+    description: real.description,
+    get: (signal) => real.get(signal),
+    create: (record, signal) => real.create(record, signal),
+    update: async (record, resourceVersion, signal) => {
+      if (record.holderIdentity === '' && conflicts === 0) {
+        conflicts += 1;
+        // Someone else writes the Lease between the release's read and its write: a real 409.
+        const current = await real.get(signal);
+        assert.ok(current);
+        await real.update(
+          { ...current.record, renewTime: current.record.renewTime + 1 },
+          current.resourceVersion,
+          signal,
+        );
+      }
+      return real.update(record, resourceVersion, signal);
+    },
+  };
+  await election.start('a', true, { lock: racing });
+  let end: LeadershipEnd | undefined;
+  const stopped = election.signalStop('a').then((e) => (end = e));
+  // The retry after the conflict waits on the fake clock.
+  while (end === undefined) await election.step(HALF_RETRY);
+  assert.equal(await stopped, 'stopped');
+  assert.equal(conflicts, 1);
+  const lease = await real.get(AbortSignal.timeout(10_000));
+  assert.equal(lease?.record.holderIdentity, '', 'the lease was released after the conflict');
+});
+
+test('work that rejects ends leadership: the lease is released and run rejects with its error', async () => {
+  const clock = new FakeClock(0);
+  const elector = new LeaderElector({
+    lock: leaseLock(env.kubeConfig, 'default', 'failing-work'),
+    identity: 'a',
+    clock,
+    callbacks: {
+      onStartedLeading: async () => {
+        throw new Error('a controller failed');
+      },
+    },
+  });
+  const run = elector.run(new AbortController().signal);
+  await assert.rejects(run, /a controller failed/);
+  const lease = await leaseLock(env.kubeConfig, 'default', 'failing-work').get(AbortSignal.timeout(10_000));
+  assert.equal(lease?.record.holderIdentity, '');
 });
