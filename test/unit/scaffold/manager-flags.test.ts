@@ -147,6 +147,13 @@ describe("a generated project's manager flags", () => {
     }
   });
 
+  it('a --kubeconfig file that cannot be read is one line on stderr and exit 2', async () => {
+    const result = await main(['--kubeconfig=/nonexistent/kubeconfig']);
+    assert.equal(result.exitCode, 2, result.stderr);
+    assert.match(result.stderr, /^--kubeconfig \/nonexistent\/kubeconfig: .*no such file/i);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  });
+
   it('the console encoder writes time, level, message and the other fields', () => {
     const line = JSON.stringify({
       level: 'info',
