@@ -56,11 +56,23 @@ new DeploymentReconciler(mgr.client, mgr.events).setup(mgr);
 setupCaptainV1Webhooks(mgr);
 // +tsoperator:scaffold:controllers
 
-// Runs until SIGTERM or SIGINT, then drains the controllers and releases the lease.
-await mgr.start();
+// Runs until SIGTERM or SIGINT, then drains the controllers and releases the lease. Any other end
+// (the lease lost, caches that did not sync, a failed controller, a drain past its timeout) exits 1
+// at once, as cmd/main.go does: a reconcile that ignored its signal must not keep the process up.
+try {
+  await mgr.start();
+} catch (err) {
+  logger.error('problem running manager', { error: err });
+  process.exit(1);
+}
 
 function kubeConfigFrom(path: string): KubeConfig {
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(path);
+  try {
+    kubeConfig.loadFromFile(path);
+  } catch (err) {
+    process.stderr.write(`--kubeconfig ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
   return kubeConfig;
 }

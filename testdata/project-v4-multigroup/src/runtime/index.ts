@@ -12,6 +12,8 @@ export { type Result, done, requeue, requeueAfter, seconds } from './reconcile/r
 export { TerminalError, isTerminalError } from './reconcile/terminal-error.ts';
 /** The interface a controller's reconciler implements. */
 export { type Reconciler } from './reconcile/reconciler.ts';
+/** What a Result means for the request: `done`, `backoff` or `after` a delay; one meaning for the controller and `finalize`. */
+export { requeueOf, type RequeueDecision } from './reconcile/requeue-decision.ts';
 /** The logger of the running reconcile, from its signal: `loggerFrom(signal).info(...)`, as `log.FromContext(ctx)`. */
 export { loggerFrom } from './reconcile/reconcile-logger.ts';
 /** Structured JSON logging. */
@@ -74,6 +76,9 @@ export {
   strategicMergePatch,
   mergePatchFrom,
 } from './client/patch.ts';
+/** A request to the API server that outlived its timeout (`requestTimeoutMs`, default 30 s), and how to bound it. */
+export { RequestTimeoutError, isRequestTimeout } from './client/request-timeout-error.ts';
+export type { TransportOptions } from './client/transport-options.ts';
 /** Typed API errors and their predicates, as client-go's apierrors. */
 export {
   ApiError,

@@ -16,6 +16,7 @@ import { parseLabelSelector } from './label-selector.ts';
 import type { IndexFunc } from './store.ts';
 import { selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
+import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
 
 /** A kind whose informer has not synced, and why, as far as its lists tell. */
@@ -144,7 +145,7 @@ export class Cache implements CacheReader {
         const err = i.lastSyncError();
         return {
           kind: `${i.kind.apiVersion}/${i.kind.kind}`,
-          lastError: err === undefined ? undefined : err instanceof Error ? err.message : String(err),
+          lastError: err === undefined ? undefined : errorMessage(err),
         };
       });
   }

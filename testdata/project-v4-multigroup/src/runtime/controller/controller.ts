@@ -5,11 +5,13 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
 import type { Handler } from '../handler/handler.ts';
+import { errorMessage } from '../log/error-message.ts';
 import type { Logger } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import type { Predicate } from '../predicate/predicate.ts';
 import { withReconcileLogger } from '../reconcile/reconcile-logger.ts';
 import { requestFromKey, requestKey } from '../reconcile/request.ts';
+import { requeueOf } from '../reconcile/requeue-decision.ts';
 import type { Result } from '../reconcile/result.ts';
 import { isTerminalError } from '../reconcile/terminal-error.ts';
 import { LOW_PRIORITY } from '../workqueue/add-options.ts';
@@ -114,7 +116,7 @@ export class Controller {
     await Promise.all(workers);
     run.stop.removeEventListener('abort', onStop);
     this.#logger.info('all workers finished');
-    if (this.#fatal !== undefined) throw this.#fatal;
+    if (this.#fatal !== undefined) throw asError(this.#fatal);
   }
 
   #dispatch<T extends KubernetesObject>(
@@ -203,17 +205,19 @@ export class Controller {
   }
 
   #afterResult(key: string, result: Result, priority: number): ReconcileOutcome {
-    if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
-      this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter, { priority });
-      return 'requeue_after';
+    const decision = requeueOf(result);
+    switch (decision.kind) {
+      case 'after':
+        this.queue.forget(key);
+        this.queue.addAfter(key, decision.delayMs, { priority });
+        return 'requeue_after';
+      case 'backoff':
+        this.queue.addRateLimited(key, { priority });
+        return 'requeue';
+      case 'done':
+        this.queue.forget(key);
+        return 'success';
     }
-    if (result.requeue) {
-      this.queue.addRateLimited(key, { priority });
-      return 'requeue';
-    }
-    this.queue.forget(key);
-    return 'success';
   }
 
   #afterError(key: string, err: unknown, logger: Logger, priority: number): ReconcileOutcome {
@@ -273,4 +277,9 @@ function isPanic(err: unknown): boolean {
     err instanceof RangeError ||
     err instanceof SyntaxError
   );
+}
+
+/** A thrown non-Error (Go's panic of a value) as an Error carrying it, for `start`'s rejection. */
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(`panic: ${errorMessage(value)}`, { cause: value });
 }

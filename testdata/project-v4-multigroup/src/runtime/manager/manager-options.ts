@@ -60,6 +60,12 @@ export interface ManagerOptions {
    */
   gracefulShutdownTimeout?: number;
   /**
+   * How long one request to the API server may take before it fails with a RequestTimeoutError
+   * (watches excepted: they have their own deadline), for the manager's client and cache.
+   * Default: 30 000.
+   */
+  requestTimeout?: number;
+  /**
    * How long `start` waits for the caches' first lists before it rejects, naming the kinds that did
    * not sync (controller-runtime's CacheSyncTimeout). Default: 120 000.
    */
@@ -131,6 +137,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     retryPeriod: options.retryPeriod ?? 2_000,
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
     cacheSyncTimeout: options.cacheSyncTimeout ?? 120_000,
+    requestTimeout: options.requestTimeout ?? 30_000,
     warmup: options.warmup ?? true,
     checkPermissions: options.checkPermissions ?? true,
     permissions: options.permissions ?? [],

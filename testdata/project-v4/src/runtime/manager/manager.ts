@@ -78,13 +78,18 @@ export class Manager {
     this.#options = options;
     this.logger = options.logger;
     const namespaces = options.namespace ? [options.namespace] : undefined;
+    // One connection pool for the client and the cache, every request bounded by requestTimeout.
+    const transport = transportFor(options.kubeConfig, {
+      requestTimeoutMs: options.requestTimeout,
+      clock: options.clock,
+    });
     this.cache = newCache({
-      kubeConfig: options.kubeConfig,
+      transport,
       logger: options.logger.child({ component: 'cache' }),
       ...(namespaces ? { namespaces } : {}),
     });
     this.client = newClient({
-      kubeConfig: options.kubeConfig,
+      transport,
       cache: this.cache,
       fieldManager: options.fieldManager,
     });

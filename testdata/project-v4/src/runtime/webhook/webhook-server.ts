@@ -12,7 +12,7 @@ import { parseAdmissionReview, type AdmissionHandler } from './admission-review.
 import { convertReview } from './conversion-handler.ts';
 import { parseConversionReview } from './conversion-review.ts';
 import { reviewResponse } from './review-envelope.ts';
-import { HubConverter, type SpokeConversion, type SpokeConversions } from './conversion.ts';
+import { HubConverter, type SpokeConversions } from './conversion.ts';
 import { defaultingHandler, type CustomDefaulter } from './defaulter.ts';
 import { readJsonRequest } from './json-request.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
@@ -80,10 +80,7 @@ export class WebhookServer {
     hub: Kind<Hub>,
     spokes: SpokeConversions<Hub, Spokes>,
   ): string {
-    const converter = new HubConverter(
-      hub,
-      spokes as unknown as Record<string, SpokeConversion<KubernetesObject, KubernetesObject>>,
-    );
+    const converter = new HubConverter(hub, spokes);
     if (this.#converters.has(converter.groupKind))
       throw new Error(`a conversion for ${converter.groupKind} is already registered`);
     this.#converters.set(converter.groupKind, converter);
