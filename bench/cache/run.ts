@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment } from '../../src/envtest/index.ts';
-import { newClient, type Client } from '../../src/runtime/client/client.ts';
+import { newClient } from '../../src/runtime/client/client.ts';
+import { fillConfigMaps } from '../support/config-maps.ts';
 import { goPeer } from '../support/go-peer.ts';
 import type { CacheRunResult } from './cache-run-result.ts';
 
@@ -16,29 +15,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: { objects: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } },
 });
-
-/** A ConfigMap of a typical size: a few labels and ~300 bytes of data. */
-function configMap(namespace: string, i: number): V1ConfigMap {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: `cm-${i}`, namespace, labels: { app: 'bench', shard: String(i % 16) } },
-    data: {
-      'settings.yaml': `replicas: ${i % 5}\nimage: registry.example.org/app:${i}\n`,
-      token: randomUUID(),
-      mode: 'on',
-    },
-  };
-}
-
-async function fill(client: Client, namespace: string, count: number): Promise<void> {
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) await client.create(configMap(namespace, next++));
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-}
 
 function run(command: string, args: string[]): CacheRunResult {
   return JSON.parse(execFileSync(command, args, { encoding: 'utf8' }).trim()) as CacheRunResult;
@@ -53,7 +29,7 @@ const binary = goPeer(join(here, 'go'), 'cache');
 const count = Number(values.objects);
 await using env = await startEnvironment();
 const namespace = 'bench';
-await fill(newClient({ kubeConfig: env.kubeConfig }), namespace, count);
+await fillConfigMaps(newClient({ kubeConfig: env.kubeConfig }), namespace, count);
 const peerArgs = ['--kubeconfig', env.kubeconfigPath, '--namespace', namespace];
 const go: CacheRunResult[] = [];
 const ours: CacheRunResult[] = [];
