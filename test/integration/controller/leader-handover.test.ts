@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient } from '../../../src/runtime/client/client.ts';
-import { ConfigMapKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { LeaderElectionLostError } from '../../../src/runtime/leader/leader-election-lost-error.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import type { ManagerOptions } from '../../../src/runtime/manager/manager-options.ts';
 import type { Request } from '../../../src/runtime/reconcile/request.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, uniqueNamespace } from './support.ts';
+import { createConfigMaps, pause, runInBackground, testManager, uniqueNamespace } from './support.ts';
 
 /** Short enough for a test, in client-go's proportions (lease > renew deadline > 1.2 × retry). */
 const LEASE = { leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 250 };
@@ -33,14 +32,6 @@ describe('leader hand-over', () => {
     testDone.abort();
     await env.stop();
   });
-
-  async function newConfigMap(namespace: string, name: string): Promise<void> {
-    const client = newClient({ kubeConfig: env.kubeConfig });
-    if (!(await client.direct().get(NamespaceKind, { name: namespace }))) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-    }
-    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
-  }
 
   /**
    * A replica whose reconciles of ConfigMaps in `namespace` are recorded in `intervals`. A reconcile
@@ -83,15 +74,15 @@ describe('leader hand-over', () => {
     const intervals: Interval[] = [];
     const slowMs = LEASE.leaseDuration * 2;
     const a = runInBackground(await replica('a', 'drain', ns, intervals, { slowMs }));
-    await newConfigMap(ns, 'first');
+    await createConfigMaps(env, ns, ['first']);
     await eventuallyTrue(() => intervals.some((i) => i.who === 'a' && i.end), 'a to lead and reconcile');
     const b = runInBackground(await replica('b', 'drain', ns, intervals, { slowMs }));
-    await newConfigMap(ns, 'slow-1');
+    await createConfigMaps(env, ns, ['slow-1']);
     await eventuallyTrue(() => intervals.some((i) => i.key === 'slow-1'), 'a to start the slow reconcile');
     // SIGTERM to the leader, mid-reconcile: it drains for twice the lease duration.
     const stop = a.stop();
     // Objects changed during the drain must wait for the next leader.
-    await newConfigMap(ns, 'during-drain');
+    await createConfigMaps(env, ns, ['during-drain']);
     await stop;
     await eventuallyTrue(() => intervals.some((i) => i.who === 'b' && i.end), 'b to take over');
     await b.stop();
@@ -132,7 +123,7 @@ describe('leader hand-over', () => {
         },
       });
     const run = runInBackground(mgr);
-    await newConfigMap(ns, 'slow-1');
+    await createConfigMaps(env, ns, ['slow-1']);
     await eventuallyTrue(
       () => signalOfSlow !== undefined && intervals.length > 0,
       'both reconciles to start',
@@ -143,11 +134,37 @@ describe('leader hand-over', () => {
     assert.ok(signalOfSlow?.reason instanceof LeaderElectionLostError);
   });
 
+  it('a lease lost while draining after SIGTERM aborts the reconciles in flight at once', async () => {
+    const ns = uniqueNamespace('lost-draining');
+    const intervals: Interval[] = [];
+    let signalOfSlow: AbortSignal | undefined;
+    const mgr = await replica('e', 'lost-draining', ns, intervals);
+    mgr
+      .controller('slow-watcher')
+      .for(ConfigMapKind)
+      .complete({
+        reconcile: async (req: Request, signal: AbortSignal) => {
+          if (req.namespace === ns && req.name === 'slow-1') {
+            signalOfSlow = signal;
+            await pause(10 * 60_000, signal);
+          }
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    await createConfigMaps(env, ns, ['slow-1']);
+    await eventuallyTrue(() => signalOfSlow !== undefined, 'the slow reconcile to start');
+    const stopped = run.stop();
+    await stealLease('lost-draining');
+    await assert.rejects(stopped, (err: unknown) => err instanceof LeaderElectionLostError);
+    assert.ok(signalOfSlow?.reason instanceof LeaderElectionLostError, 'the draining reconcile was aborted');
+  });
+
   it('a warm standby has its caches synced before it leads; a cold one lists only once it leads', async () => {
     const ns = uniqueNamespace('warmup');
     const intervals: Interval[] = [];
     const leader = runInBackground(await replica('leader', 'warmup', ns, intervals));
-    await newConfigMap(ns, 'first');
+    await createConfigMaps(env, ns, ['first']);
     await eventuallyTrue(() => intervals.some((i) => i.who === 'leader'), 'the leader to reconcile');
 
     const warm = await replica('warm', 'warmup', ns, intervals, { warmup: true });
@@ -157,9 +174,13 @@ describe('leader hand-over', () => {
     try {
       await eventuallyTrue(async () => (await readyz(warm)) === 200, 'the warm standby to be ready');
       await eventuallyTrue(async () => (await readyz(cold)) === 200, 'the cold standby to be ready');
-      // The warm standby reads from a synced cache; the cold one has not listed anything.
-      assert.ok((await warm.cache.list(ConfigMapKind, { namespace: ns })).items.length >= 1);
-      await assert.rejects(cold.cache.list(ConfigMapKind, { namespace: ns }), /cache is not started/);
+      // The warm standby's cache is synced; the cold one has listed nothing, yet serves a read.
+      assert.deepEqual(warm.cache.unsynced(), []);
+      assert.deepEqual(
+        cold.cache.unsynced().map((u) => u.kind),
+        ['v1/ConfigMap'],
+      );
+      assert.ok((await cold.cache.list(ConfigMapKind, { namespace: ns })).items.length >= 1);
       assert.ok(!intervals.some((i) => i.who !== 'leader'), 'a standby reconciled while the leader led');
       await leader.stop();
       await eventuallyTrue(() => intervals.some((i) => i.who !== 'leader'), 'a standby to take over');
@@ -188,18 +209,3 @@ async function readyz(mgr: Manager): Promise<number> {
 
 /** Aborted when the file's tests are over. */
 const testDone = new AbortController();
-
-/** Waits `ms`, or until `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}

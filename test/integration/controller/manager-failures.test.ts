@@ -2,14 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CoordinationV1Api } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient } from '../../../src/runtime/client/client.ts';
-import { ConfigMapKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { CacheSyncTimeoutError } from '../../../src/runtime/manager/cache-sync-timeout-error.ts';
 import { GracefulShutdownTimeoutError } from '../../../src/runtime/manager/controller-group.ts';
 import { createLogger } from '../../../src/runtime/log/logger.ts';
 import type { Request } from '../../../src/runtime/reconcile/request.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, uniqueNamespace, WidgetKind } from './support.ts';
+import {
+  createConfigMaps,
+  pause,
+  runInBackground,
+  testManager,
+  uniqueNamespace,
+  WidgetKind,
+} from './support.ts';
 
 /** Aborted when the file's tests are over: ends the reconciles that ignore their signals. */
 const testDone = new AbortController();
@@ -23,16 +29,6 @@ describe('a manager under failure', () => {
     testDone.abort();
     await env.stop();
   });
-
-  async function configMaps(namespace: string, names: readonly string[]): Promise<void> {
-    const client = newClient({ kubeConfig: env.kubeConfig });
-    if (!(await client.direct().get(NamespaceKind, { name: namespace }))) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-    }
-    for (const name of names) {
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
-    }
-  }
 
   it('fails start-up when a CRD is not installed, naming the kind and its last error', async () => {
     const mgr = await testManager(env, { cacheSyncTimeout: 1500 });
@@ -71,7 +67,7 @@ describe('a manager under failure', () => {
 
   it('stops on a panic with recoverPanic off: queued keys are not handed out, the lease is released', async () => {
     const ns = uniqueNamespace('panic');
-    await configMaps(ns, ['a', 'b', 'c', 'd']);
+    await createConfigMaps(env, ns, ['a', 'b', 'c', 'd']);
     const mgr = await testManager(env, {
       leaderElection: true,
       leaderElectionId: 'panicky',
@@ -102,7 +98,7 @@ describe('a manager under failure', () => {
 
   it('stops on a thrown value the logger cannot serialise, rejecting with it as the cause', async () => {
     const ns = uniqueNamespace('unserialisable');
-    await configMaps(ns, ['a']);
+    await createConfigMaps(env, ns, ['a']);
     const lines: string[] = [];
     const mgr = await testManager(env, {
       logger: createLogger({ level: 'debug', write: (l) => lines.push(l) }),
@@ -140,7 +136,7 @@ describe('a manager under failure', () => {
 
   it('bounds the shutdown by gracefulShutdownTimeout, even for a reconcile that ignores its signal', async () => {
     const ns = uniqueNamespace('stuck');
-    await configMaps(ns, ['stuck']);
+    await createConfigMaps(env, ns, ['stuck']);
     const mgr = await testManager(env, { gracefulShutdownTimeout: 500 });
     let signalOfStuck: AbortSignal | undefined;
     mgr
@@ -150,7 +146,7 @@ describe('a manager under failure', () => {
         reconcile: async (req: Request, signal: AbortSignal) => {
           if (req.namespace !== ns) return {};
           signalOfStuck = signal;
-          await until(testDone.signal);
+          await pause(10 * 60_000, testDone.signal);
           return {};
         },
       });
@@ -166,7 +162,7 @@ describe('a manager under failure', () => {
 
   it('arms the same bound when a controller fails while another drains', async () => {
     const ns = uniqueNamespace('fail-drain');
-    await configMaps(ns, ['stuck']);
+    await createConfigMaps(env, ns, ['stuck']);
     const mgr = await testManager(env, { gracefulShutdownTimeout: 500 });
     let stuckStarted = false;
     mgr
@@ -176,7 +172,7 @@ describe('a manager under failure', () => {
         reconcile: async (req: Request) => {
           if (req.namespace !== ns) return {};
           stuckStarted = true;
-          await until(testDone.signal);
+          await pause(10 * 60_000, testDone.signal);
           return {};
         },
       });
@@ -215,7 +211,7 @@ describe('a manager under failure', () => {
           return {};
         },
       });
-    await configMaps(ns, ['late-one']);
+    await createConfigMaps(env, ns, ['late-one']);
     await eventuallyTrue(() => reconciled.includes('late-one'), 'the late controller to reconcile');
     await run.stop();
     assert.throws(
@@ -228,8 +224,3 @@ describe('a manager under failure', () => {
     );
   });
 });
-
-/** Resolves when `signal` aborts. */
-function until(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}

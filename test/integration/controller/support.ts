@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
+import { newClient } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
+import { NamespaceKind } from '../../../src/runtime/client/kinds.ts';
 import type { Environment } from '../../../src/envtest/index.ts';
 import { Manager } from '../../../src/runtime/manager/manager.ts';
 import type { ManagerOptions } from '../../../src/runtime/manager/manager-options.ts';
@@ -57,4 +59,34 @@ let namespaces = 0;
 export function uniqueNamespace(prefix: string): string {
   namespaces += 1;
   return `${prefix}-${namespaces}`;
+}
+
+/** Creates ConfigMaps `names` in `namespace`, and the namespace first when it does not exist. */
+export async function createConfigMaps(
+  env: Environment,
+  namespace: string,
+  names: readonly string[],
+): Promise<void> {
+  const client = newClient({ kubeConfig: env.kubeConfig });
+  if (!(await client.direct().get(NamespaceKind, { name: namespace }))) {
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  }
+  for (const name of names) {
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+  }
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }

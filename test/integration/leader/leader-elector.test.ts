@@ -313,3 +313,52 @@ test('work that rejects ends leadership: the lease is released and run rejects w
   const lease = await leaseLock(env.kubeConfig, 'default', 'failing-work').get(AbortSignal.timeout(10_000));
   assert.equal(lease?.record.holderIdentity, '');
 });
+
+test('a leader that cannot renew stops leading at the renew deadline, not a retry period later', async () => {
+  const clock = new FakeClock(0);
+  const real = leaseLock(env.kubeConfig, 'default', 'renew-deadline');
+  let failing = false;
+  const unreachable = (): Promise<never> => Promise.reject(new Error('the API server is unreachable'));
+  const lock: LeaseLock = {
+    description: real.description,
+    get: (signal) => (failing ? unreachable() : real.get(signal)),
+    create: (record, signal) => (failing ? unreachable() : real.create(record, signal)),
+    update: (record, version, signal) => (failing ? unreachable() : real.update(record, version, signal)),
+  };
+  let lostAt: number | undefined;
+  const elector = new LeaderElector({
+    lock,
+    identity: 'a',
+    clock,
+    leaseDuration: 15_000,
+    renewDeadline: 3_000,
+    retryPeriod: 2_000,
+    callbacks: {
+      onStartedLeading: (signal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener(
+            'abort',
+            () => {
+              lostAt = clock.monotonic();
+              resolve();
+            },
+            { once: true },
+          ),
+        ),
+    },
+  });
+  const run = elector.run(new AbortController().signal);
+  while (clock.sleepers === 0) await delay(5);
+  failing = true;
+  const failingFrom = clock.monotonic();
+  while (lostAt === undefined) {
+    clock.advance(500);
+    await delay(5);
+  }
+  assert.equal(await run, 'lost');
+  // The first renewal after the failure is due a retry period later; the deadline runs from there.
+  assert.ok(
+    lostAt - failingFrom <= 2_000 + 3_000,
+    `lost ${lostAt - failingFrom} ms after renewals began to fail`,
+  );
+});
