@@ -58,7 +58,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #writes = new WriteExpectations();
   readonly #view: ExpectationView;
   readonly #waiters = new Set<() => boolean>();
-  readonly #reflectors: Reflector[] = [];
+  readonly #reflectors = new Map<string, Reflector>();
   readonly #labels: LabelSelector | undefined;
   #started = false;
 
@@ -145,7 +145,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),
       });
-      this.#reflectors.push(reflector);
+      this.#reflectors.set(scope, reflector);
       void reflector.run(signal);
     }
     if (o.resyncPeriodMs) this.#scheduleResync(o.resyncPeriodMs, signal);
@@ -153,7 +153,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
 
   /** The last list or watch error of a scope that has not synced yet, for a start-up that times out. */
   lastSyncError(): unknown {
-    return this.#reflectors.find((r) => r.lastError !== undefined)?.lastError;
+    const unsynced = [...this.#reflectors].filter(([scope]) => !this.#listed.has(scope));
+    return unsynced.find(([, r]) => r.lastError !== undefined)?.[1].lastError;
   }
 
   get started(): boolean {

@@ -95,6 +95,15 @@ export class Controller {
   }
 
   /**
+   * Aborts, with the panic as its reason, the moment `recoverPanic: false` halts the controller:
+   * before `start` can reject, which waits for the reconciles still in flight. The manager stops on
+   * it at once, so the graceful-shutdown bound covers those reconciles.
+   */
+  get halted(): AbortSignal {
+    return this.#halt.signal;
+  }
+
+  /**
    * Waits until every watched kind's handler has seen its initial list (rejecting after
    * `cacheSyncTimeoutMs`, naming the kinds), then reconciles until `run.stop` aborts, and resolves
    * when the reconciles in flight have finished. Rejects with the panic when `recoverPanic` is off.
@@ -200,7 +209,7 @@ export class Controller {
   /** Stops the controller at once: in-flight reconciles are aborted, queued keys not handed out. */
   #haltWith(err: unknown): void {
     this.#fatal ??= err;
-    this.#halt.abort(err);
+    this.#halt.abort(asError(err));
     this.queue.shutDown();
   }
 

@@ -11,10 +11,11 @@ export interface LeaderCallbacks {
    * Called once this candidate leads. `signal` aborts when the elector is stopped: the lease is
    * still renewed until the returned promise settles and released only after, so the next leader
    * never overlaps this one's work. It also aborts, with a LeaderElectionLostError as its reason, when
-   * the lease is lost: then nothing waits for the work, which must stop at once. A rejection
+   * the lease is lost: then nothing waits for the work, which must stop at once. `lost` aborts
+   * only then, also when `signal` had already aborted for a stop and the work is draining. A rejection
    * ends leadership: the lease is released and `run` rejects with it.
    */
-  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  onStartedLeading(signal: AbortSignal, lost: AbortSignal): void | Promise<void>;
   /** Called after leadership ended (lost, or stopped and released). */
   onStoppedLeading?(): void;
   /** Called when a candidate (this one or another) is first seen holding the lease. */

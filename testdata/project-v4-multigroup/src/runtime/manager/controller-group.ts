@@ -49,16 +49,22 @@ export class ControllerGroup {
         `controller ${controller.name} was added while the manager is stopping: add controllers before mgr.start() or while it runs`,
       );
     }
+    const fail = (error: unknown): void => {
+      if (this.#failure) return;
+      this.#options.logger.error('controller failed; stopping the manager', {
+        controller: controller.name,
+        error,
+      });
+      this.#failure = { error };
+      this.#stop.abort(error);
+    };
+    // A halted controller fails the group now, not once its last reconcile has returned.
+    const onHalt = (): void => fail(controller.halted.reason);
+    controller.halted.addEventListener('abort', onHalt, { once: true });
     const run = controller
       .start({ stop: this.#stop.signal, abortReconciles: this.#abortReconciles.signal })
-      .catch((error: unknown) => {
-        this.#options.logger.error('controller failed; stopping the manager', {
-          controller: controller.name,
-          error,
-        });
-        this.#failure ??= { error };
-        this.#stop.abort(error);
-      })
+      .catch(fail)
+      .finally(() => controller.halted.removeEventListener('abort', onHalt))
       .finally(() => {
         this.#running.delete(controller);
         this.#wake?.();
@@ -101,12 +107,17 @@ export class ControllerGroup {
   /** Waits for the controllers to return within the timeout; false when some did not. */
   async #drain(): Promise<boolean> {
     const { clock, gracefulShutdownTimeout } = this.#options;
-    const deadline = clock.monotonic() + gracefulShutdownTimeout;
     const timeout = new AbortController();
-    void clock.sleep(gracefulShutdownTimeout, timeout.signal).then(() => this.#wake?.());
+    // The timer's firing is the deadline: a timer may fire a little before the monotonic clock
+    // reads its time, and a second look at the clock would then wait for a wake that never comes.
+    let expired = false;
+    void clock.sleep(gracefulShutdownTimeout, timeout.signal).then(() => {
+      expired = !timeout.signal.aborted;
+      this.#wake?.();
+    });
     try {
       while (this.#running.size > 0) {
-        if (clock.monotonic() >= deadline) {
+        if (expired) {
           this.#abortReconciles.abort(
             new GracefulShutdownTimeoutError(gracefulShutdownTimeout, this.#names()),
           );

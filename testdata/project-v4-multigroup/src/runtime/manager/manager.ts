@@ -69,6 +69,8 @@ export class Manager {
   #state: ManagerState = 'new';
   /** Waiting for the lease with `warmup` off. */
   #coldStandby = false;
+  /** The lease was lost: stop without waiting for anything. */
+  #leaseLost = false;
   /** The group running the controllers, while they run. */
   #group: ControllerGroup | undefined;
   #metricsServer: RunningServer | undefined;
@@ -186,16 +188,35 @@ export class Manager {
       const { leaderElection, warmup } = this.#options;
       if (!leaderElection || warmup) {
         if (!(await this.#syncCaches(caches.signal, shutdown))) return;
+      } else {
+        this.cache.open(caches.signal);
       }
       await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
     } finally {
       this.#state = 'stopped';
-      // Events recorded by the last reconciles are still being written.
-      await Promise.all([...this.#recorders.values()].map((r) => r.flush()));
-      caches.abort();
-      await Promise.all(servers.map((s) => s.close()));
-      this.logger.info('manager stopped');
+      await this.#cleanUp(servers, caches);
     }
+  }
+
+  /**
+   * Writes the events the last reconciles recorded and closes the servers, within the
+   * graceful-shutdown timeout, or not waiting at all once the lease is lost: a stuck API server or
+   * webhook caller must not delay the exit (controller-runtime stops its recorders with the
+   * shutdown context).
+   */
+  async #cleanUp(servers: readonly RunningServer[], caches: AbortController): Promise<void> {
+    const budget = this.#leaseLost ? 0 : this.#options.gracefulShutdownTimeout;
+    const deadline = this.#options.clock.monotonic() + budget;
+    const within = async (work: Promise<unknown>): Promise<void> => {
+      const left = Math.max(0, deadline - this.#options.clock.monotonic());
+      const timer = new AbortController();
+      await Promise.race([work.catch(() => undefined), this.#options.clock.sleep(left, timer.signal)]);
+      timer.abort();
+    };
+    await within(Promise.all([...this.#recorders.values()].map((r) => r.flush())));
+    caches.abort();
+    await within(Promise.all(servers.map((s) => s.close())));
+    this.logger.info('manager stopped');
   }
 
   /**
@@ -326,35 +347,37 @@ export class Manager {
       clock: this.#options.clock,
       logger: this.logger.child({ component: 'leader-election' }),
       callbacks: {
-        onStartedLeading: async (leading) => {
+        onStartedLeading: async (leading, lost) => {
           this.#coldStandby = false;
           // A cold standby lists only once it leads; a warm one synced before it competed.
           if (!warmup && !(await this.#syncCaches(caches, leading))) return;
-          await this.#runControllers(leading);
+          await this.#runControllers(leading, lost);
         },
       },
     });
     this.#coldStandby = !warmup;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const end = await elector.run(shutdown);
-    if (end === 'lost') throw new LeaderElectionLostError(lease);
+    if (end === 'lost') {
+      this.#leaseLost = true;
+      throw new LeaderElectionLostError(lease);
+    }
   }
 
   /**
    * Runs every controller, and those added later, until `stop` aborts or one fails, then drains
-   * within the graceful-shutdown timeout. A stop whose reason is LeaderElectionLostError aborts
+   * within the graceful-shutdown timeout. `lost` aborting (the lease lost, even mid-drain) aborts
    * the reconciles in flight at once, as controller-runtime sets the graceful timeout to 0 then.
    */
-  async #runControllers(stop: AbortSignal): Promise<void> {
+  async #runControllers(stop: AbortSignal, lost?: AbortSignal): Promise<void> {
     const group = new ControllerGroup({
       gracefulShutdownTimeout: this.#options.gracefulShutdownTimeout,
       clock: this.#options.clock,
       logger: this.logger,
     });
-    const onStop = (): void => {
-      if (stop.reason instanceof LeaderElectionLostError) group.abortNow(stop.reason);
-    };
-    stop.addEventListener('abort', onStop, { once: true });
+    const onLost = (): void => group.abortNow(lost?.reason);
+    if (lost?.aborted) onLost();
+    else lost?.addEventListener('abort', onLost, { once: true });
     this.#group = group;
     this.#state = 'running';
     try {
@@ -362,7 +385,7 @@ export class Manager {
       // A manager without controllers (webhooks only, say) still serves until it is stopped.
       await group.run(stop);
     } finally {
-      stop.removeEventListener('abort', onStop);
+      lost?.removeEventListener('abort', onLost);
       this.#state = 'stopped';
       this.#group = undefined;
     }

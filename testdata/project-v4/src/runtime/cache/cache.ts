@@ -131,6 +131,15 @@ export class Cache implements CacheReader {
     for (const informer of this.#informers.values()) informer.start(signal);
   }
 
+  /**
+   * Serves reads from now on without listing anything yet: a kind's informer starts on its first
+   * read (controller-runtime's lazily started informers), the others only with `start`. What a
+   * cold standby does, so that its webhooks and checks can read while its controllers wait.
+   */
+  open(signal: AbortSignal): void {
+    this.#signal = signal;
+  }
+
   /** Resolves true once every informer created so far has synced, false if `signal` aborts first. */
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
     const results = await Promise.all([...this.#informers.values()].map((i) => i.waitForSync(signal)));
@@ -201,6 +210,7 @@ export class Cache implements CacheReader {
     signal: AbortSignal | undefined,
   ): Promise<SharedInformer<T>> {
     const informer = this.informerFor(kind);
+    if (!informer.started && this.#signal) informer.start(this.#signal);
     if (!informer.started)
       throw new Error(`The cache is not started: call cache.start(signal) before reading ${kind.kind}.`);
     informer.requireCovers(namespace);

@@ -20,6 +20,7 @@ const CACHE_SIZE = 4096;
 interface Series {
   readonly event: EventsV1Event;
   count: number;
+  /** When last observed, on the monotonic clock: the series window is a duration. */
   lastObserved: number;
 }
 
@@ -65,7 +66,8 @@ export class ApiEventRecorder implements EventRecorder {
       return;
     }
     const now = this.#options.clock.now();
-    this.#writes = this.#writes.then(() => this.#write(facts, now));
+    const observed = this.#options.clock.monotonic();
+    this.#writes = this.#writes.then(() => this.#write(facts, now, observed));
   }
 
   /** Resolves once every event recorded so far has been written (or has failed and been logged). */
@@ -84,14 +86,15 @@ export class ApiEventRecorder implements EventRecorder {
     return bucket.tryTake();
   }
 
-  async #write(facts: EventFacts, now: number): Promise<void> {
+  /** `now` is the wall time written into the event; `observed` the monotonic time of the recording. */
+  async #write(facts: EventFacts, now: number, observed: number): Promise<void> {
     const key = seriesKey(facts);
     try {
       const series = this.#series.get(key);
-      if (series !== undefined && now - series.lastObserved <= this.#options.seriesWindow) {
-        if (await this.#extend(series, now)) return;
+      if (series !== undefined && observed - series.lastObserved <= this.#options.seriesWindow) {
+        if (await this.#extend(series, now, observed)) return;
       }
-      this.#series.set(key, { event: await this.#create(facts, now), count: 1, lastObserved: now });
+      this.#series.set(key, { event: await this.#create(facts, now), count: 1, lastObserved: observed });
     } catch (err) {
       this.#series.delete(key);
       this.#options.logger.error('could not write event', {
@@ -103,7 +106,7 @@ export class ApiEventRecorder implements EventRecorder {
   }
 
   /** Counts a repeat into the event already written; false when that event has expired meanwhile. */
-  async #extend(series: Series, now: number): Promise<boolean> {
+  async #extend(series: Series, now: number, observed: number): Promise<boolean> {
     const count = series.count + 1;
     const patch = mergePatch({ series: { count, lastObservedTime: new V1MicroTime(now) } });
     try {
@@ -113,7 +116,7 @@ export class ApiEventRecorder implements EventRecorder {
       throw err;
     }
     series.count = count;
-    series.lastObserved = now;
+    series.lastObserved = observed;
     return true;
   }
 

@@ -77,7 +77,9 @@ export class LeaderElector {
     leaderElectionMasterStatus.set({ name }, 1);
     const lost = new AbortController();
     const settled = new AbortController();
-    const work = this.#lead(AbortSignal.any([signal, lost.signal])).finally(() => settled.abort());
+    const work = this.#lead(AbortSignal.any([signal, lost.signal]), lost.signal).finally(() =>
+      settled.abort(),
+    );
     const renewed = await this.#renewUntil(settled.signal);
     if (!renewed) lost.abort(new LeaderElectionLostError(name));
     const end: LeadershipEnd = renewed ? 'stopped' : 'lost';
@@ -90,9 +92,9 @@ export class LeaderElector {
     return end;
   }
 
-  async #lead(signal: AbortSignal): Promise<WorkEnd> {
+  async #lead(signal: AbortSignal, lost: AbortSignal): Promise<WorkEnd> {
     try {
-      await this.#options.callbacks.onStartedLeading(signal);
+      await this.#options.callbacks.onStartedLeading(signal, lost);
       return { failed: false };
     } catch (error) {
       return { failed: true, error };
@@ -138,7 +140,11 @@ export class LeaderElector {
     const deadline = clock.monotonic() + renewDeadline;
     for (;;) {
       if (await this.#tryAcquireOrRenew(undefined, deadline - clock.monotonic())) return true;
-      await clock.sleep(retryPeriod, done);
+      // Never past the deadline: a leader that cannot renew must stop leading before its lease
+      // can expire in a follower's eyes (client-go bounds its poll by the deadline the same way).
+      const left = deadline - clock.monotonic();
+      if (left <= 0) return false;
+      await clock.sleep(Math.min(retryPeriod, left), done);
       if (done.aborted || clock.monotonic() >= deadline) return false;
     }
   }
