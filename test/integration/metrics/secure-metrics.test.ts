@@ -221,6 +221,29 @@ describe('the secure metrics server, other configurations', () => {
     }
   });
 
+  it('serves the pair named by certName and keyName', async () => {
+    const other = ca.issue({ commonName: 'other', usage: 'server', hosts: ['127.0.0.1'] });
+    // tls.crt in the folder is another certificate: the names, not the defaults, must be read.
+    const dir = await mkdtemp(join(tmpdir(), 'metrics-named-'));
+    await writeFile(join(dir, 'tls.crt'), other.cert);
+    await writeFile(join(dir, 'tls.key'), other.key);
+    const named = ca.issue({ commonName: 'named', usage: 'server', hosts: ['127.0.0.1'] });
+    await writeFile(join(dir, 'metrics.pem'), named.cert);
+    await writeFile(join(dir, 'metrics-key.pem'), named.key);
+    const server = await startAs((await env.addUser('metrics-named')).kubeConfig, {
+      certPath: dir,
+      certName: 'metrics.pem',
+      keyName: 'metrics-key.pem',
+    });
+    try {
+      const { peer } = await tlsHandshake(server, { ca: ca.cert });
+      assert.equal(peer.subject.CN, 'named');
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('speaks HTTP/2 when enableHttp2 is set', async () => {
     const server = await startAs((await env.addUser('metrics-server')).kubeConfig, { enableHttp2: true });
     try {

@@ -113,9 +113,10 @@ describe("a generated project's manager flags", () => {
     assert.throws(() => parse(['--zap-log-level=trace']), /is one of error, warn, info, debug, not "trace"/);
   });
 
-  it('refuses metrics certificate file names the runtime does not read', () => {
-    assert.equal(parse(['--metrics-cert-name=tls.crt'])['metricsCertName'], 'tls.crt');
-    assert.throws(() => parse(['--metrics-cert-key=key.pem']), /must be tls\.crt and tls\.key/);
+  it('takes the metrics certificate file names, tls.crt and tls.key by default', () => {
+    assert.deepEqual([parse([])['metricsCertName'], parse([])['metricsCertKey']], ['tls.crt', 'tls.key']);
+    const named = parse(['--metrics-cert-name=cert.pem', '--metrics-cert-key=key.pem']);
+    assert.deepEqual([named['metricsCertName'], named['metricsCertKey']], ['cert.pem', 'key.pem']);
   });
 
   it('--help prints every flag with its default and exits 0', async () => {
