@@ -156,12 +156,6 @@ export function parseManagerFlags(args: readonly string[]): ManagerFlags | undef
     logLevel: choiceFlag(values, 'zap-log-level', LOG_LEVELS, devel ? 'debug' : 'info'),
     logEncoder: choiceFlag(values, 'zap-encoder', LOG_ENCODERS, devel ? 'console' : 'json'),
   };
-  // The runtime's metrics server reads the pair under these names only.
-  if (flags.metricsCertName !== 'tls.crt' || flags.metricsCertKey !== 'tls.key') {
-    throw new FlagError(
-      '--metrics-cert-name and --metrics-cert-key must be tls.crt and tls.key: rename the files',
-    );
-  }
   return flags;
 }
 

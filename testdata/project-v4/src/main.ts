@@ -34,6 +34,8 @@ const mgr = await Manager.create({
   ...(flags.metricsBindAddress ? { metricsBindAddress: flags.metricsBindAddress } : {}),
   metricsSecure: flags.metricsSecure,
   metricsCertPath: flags.metricsCertPath,
+  metricsCertName: flags.metricsCertName,
+  metricsCertKey: flags.metricsCertKey,
   webhookServer: new WebhookServer({
     port: flags.webhookPort,
     ...(flags.webhookCertPath ? { certDir: flags.webhookCertPath } : {}),

@@ -25,6 +25,10 @@ export interface ManagerOptions {
   metricsSecure?: boolean;
   /** Folder with the metrics server's `tls.crt` and `tls.key`, re-read on change. Default: '' (self-signed at start). */
   metricsCertPath?: string;
+  /** The certificate's file name in `metricsCertPath` (`--metrics-cert-name`). Default: 'tls.crt'. */
+  metricsCertName?: string;
+  /** The key's file name in `metricsCertPath` (`--metrics-cert-key`). Default: 'tls.key'. */
+  metricsCertKey?: string;
   /**
    * Folder with the webhook server's `tls.crt` and `tls.key` (a mounted Secret), re-read on change.
    * Default: '' (a local CA and serving certificate generated at start, for running outside the cluster).
@@ -125,6 +129,8 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     metricsBindAddress: options.metricsBindAddress ?? (metricsSecure ? ':8443' : ':8080'),
     metricsSecure,
     metricsCertPath: options.metricsCertPath ?? '',
+    metricsCertName: options.metricsCertName ?? 'tls.crt',
+    metricsCertKey: options.metricsCertKey ?? 'tls.key',
     webhookCertPath: options.webhookCertPath ?? '',
     webhookInstallLocal: options.webhookInstallLocal ?? '',
     enableHttp2: options.enableHttp2 ?? false,

@@ -29,8 +29,12 @@ export interface MetricsServerOptions {
   secure?: boolean;
   /** How tokens and access are reviewed; required when `secure`. */
   auth?: DelegatedAuthOptions;
-  /** Folder holding `tls.crt` and `tls.key`, re-read when it changes. Default: a self-signed pair made at start. */
+  /** Folder holding `certName` and `keyName`, re-read when it changes. Default: a self-signed pair made at start. */
   certPath?: string;
+  /** The certificate's file name in `certPath`. Default: 'tls.crt'. */
+  certName?: string;
+  /** The key's file name in `certPath`. Default: 'tls.key'. */
+  keyName?: string;
   /** Also serve HTTP/2 when secure. Default: false (see SecureServerOptions.enableHttp2). */
   enableHttp2?: boolean;
   /** Where certificate reloads and failed reviews are reported. Default: silentLogger. */
@@ -62,7 +66,7 @@ export async function startMetricsServer(options: MetricsServerOptions = {}): Pr
     );
   }
   const handler: RequestHandler = withAuthenticationAndAuthorization(serve, { logger, ...options.auth });
-  const certificate = await metricsCertificate(options.certPath, host, logger);
+  const certificate = await metricsCertificate(options, host, logger);
   return startSecureServer(handler, { ...listen, certificate, enableHttp2: options.enableHttp2 ?? false });
 }
 
@@ -73,11 +77,17 @@ export function registerProcessMetrics(registry: Registry): void {
 }
 
 function metricsCertificate(
-  certPath: string | undefined,
+  { certPath, certName, keyName }: Pick<MetricsServerOptions, 'certPath' | 'certName' | 'keyName'>,
   host: string | undefined,
   logger: Logger,
 ): Promise<CertificateSource> | CertificateSource {
-  if (certPath) return CertificateWatcher.start(certPath, { logger });
+  if (certPath) {
+    return CertificateWatcher.start(certPath, {
+      logger,
+      ...(certName ? { certName } : {}),
+      ...(keyName ? { keyName } : {}),
+    });
+  }
   const specificHost = host !== undefined && host !== '0.0.0.0' && host !== '::';
   return fixedCertificate(selfSignedCertificate('metrics', specificHost ? [host] : []));
 }

@@ -304,13 +304,16 @@ export class Manager {
 
   #metricsServing(): MetricsServerOptions {
     const { registry, metricsSecure, enableHttp2, metricsCertPath, kubeConfig, clock } = this.#options;
+    const { metricsCertName, metricsCertKey } = this.#options;
     return {
       registry,
       secure: metricsSecure,
       enableHttp2,
       logger: this.logger.child({ component: 'metrics' }),
       auth: { transport: transportFor(kubeConfig), clock },
-      ...(metricsCertPath ? { certPath: metricsCertPath } : {}),
+      ...(metricsCertPath
+        ? { certPath: metricsCertPath, certName: metricsCertName, keyName: metricsCertKey }
+        : {}),
     };
   }
 
