@@ -156,6 +156,28 @@ describe('read-your-writes on a real API server', () => {
     cacheTransport.reconnect();
   });
 
+  it('never waits for a write its field selector excludes', async () => {
+    const ns = await namespace();
+    const { cache, client, cacheTransport, gets } = await reading(
+      env.kubeConfig,
+      { namespaces: [ns], byKind: [{ kind: ConfigMapKind, fieldSelector: 'metadata.name=watched' }] },
+      30_000,
+    );
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    await client.create(configMap(ns, 'watched'));
+    assert.deepEqual(names((await client.list(ConfigMapKind, { namespace: ns })).items), ['watched']);
+
+    cacheTransport.disconnect();
+    const before = gets();
+    await client.create(configMap(ns, 'unwatched'));
+    assert.deepEqual(names((await client.list(ConfigMapKind, { namespace: ns })).items), ['watched']);
+    assert.equal(await client.get(ConfigMapKind, { namespace: ns, name: 'unwatched' }), undefined);
+    assert.equal(gets(), before, 'no read waited, none fell back to the API server');
+    cacheTransport.reconnect();
+  });
+
   it('waits on the writes of the namespaces and labels a list reads; a late one is read within the cache scope', async () => {
     const [a, b] = [await namespace(), await namespace()];
     const user = await env.addUser(`role-only-${a}`);
