@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
+import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -60,6 +61,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #waiters = new Set<() => boolean>();
   readonly #reflectors = new Map<string, Reflector>();
   readonly #labels: LabelSelector | undefined;
+  readonly #fields: readonly FieldRequirement[] | undefined;
   #started = false;
 
   constructor(options: InformerOptions) {
@@ -68,6 +70,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     this.#scopes = options.kind.namespaced && options.namespaces?.length ? [...options.namespaces] : [''];
     this.#writer = new StoreWriter(options.kind, options.transform, options.logger);
     this.#labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
+    this.#fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
     this.#view = {
       get: (key) => this.#store.get(key),
       progressOf: (key) => this.#progress.get(this.#scopeOf(key)),
@@ -163,18 +166,24 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
 
   /**
    * Notes a write of the client (read-your-writes), unless the informer could never show it: in a
-   * namespace it does not watch, or with labels its selector excludes. Such a write, when the
+   * namespace it does not watch, or with labels or fields its selectors exclude. Such a write, when the
    * store holds the object, is awaited as a delete: the watch drops the object that left.
    */
   noteWrite(answer: KubernetesObject, deleted: boolean): void {
     const key = keyString(objectKey(answer));
     if (this.kind.namespaced && !this.covers(answer.metadata?.namespace ?? '')) return;
-    if (!deleted && this.#labels && !matchesLabels(this.#labels, answer.metadata?.labels)) {
+    if (!deleted && !this.#selects(answer)) {
       const stored = this.#store.get(key);
       if (stored) this.#writes.note(key, stored, true);
       return;
     }
     this.#writes.note(key, answer, deleted);
+  }
+
+  /** Whether the informer's label and field selectors let `obj` in: a write it can show. */
+  #selects(obj: KubernetesObject): boolean {
+    if (this.#labels && !matchesLabels(this.#labels, obj.metadata?.labels)) return false;
+    return !this.#fields || matchesFields(this.#fields, obj);
   }
 
   /**
