@@ -97,10 +97,6 @@ export async function projectV4({ tsoperator, dir, kubectl }: SampleContext): Pr
   await userEdit(dir, 'config/samples/crew_v1_captain.yaml', [
     ['  foo: bar', '  shipName: Black Pearl\n  crewSize: 12'],
   ]);
-  // The controller test wrote its Captains without a spec, which now needs a ship.
-  await userEdit(dir, 'test/controllers/captain.controller.test.ts', [
-    ['spec: {},', "spec: { shipName: 'Black Pearl' },"],
-  ]);
   await tsoperator('manifests');
 
   await tsoperator(
