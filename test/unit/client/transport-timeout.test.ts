@@ -87,7 +87,21 @@ describe('every request but a watch has a timeout', () => {
     assert.equal(clock.sleepers, 0);
   });
 
-  it('a watch is not bounded by the request timeout', async () => {
+  it('a watch whose response headers never come fails with a RequestTimeoutError at the timeout', async () => {
+    const clock = new FakeClock(0);
+    const transport = transportFor(peer.kubeConfig, { requestTimeoutMs: 5000, clock });
+    const before = peer.requests;
+    const pending = transport.stream('/silent/configmaps?watch=1', new AbortController().signal);
+    const isSettled = settled(pending);
+    await until(() => peer.requests === before + 1, 'the watch to reach the peer');
+    clock.advance(4999);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(isSettled(), false, 'not before the timeout');
+    clock.advance(1);
+    await assert.rejects(pending, RequestTimeoutError);
+  });
+
+  it('a watch whose headers came is not bounded by the request timeout', async () => {
     const clock = new FakeClock(0);
     const transport = transportFor(peer.kubeConfig, { requestTimeoutMs: 5000, clock });
     const abort = new AbortController();
