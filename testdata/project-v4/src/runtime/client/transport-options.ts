@@ -6,8 +6,8 @@ import { type Clock, systemClock } from '../clock/clock.ts';
 export interface TransportOptions {
   /**
    * How long one attempt of a request may take, from sending it to the last byte of the answer;
-   * past it the request fails with a RequestTimeoutError. Watches are not bounded by it: each has
-   * its own deadline, set by the reflector. Default: 30 000 ms.
+   * past it the request fails with a RequestTimeoutError. A watch is bounded by it only until its
+   * response headers come: its events have their own deadline, set by the reflector. Default: 30 000 ms.
    *
    * client-go sets none; without one, a request sent on a kept-alive connection whose peer died
    * without a reset (a node lost, a NAT entry dropped) waits for ever. A healthy API server answers

@@ -39,7 +39,10 @@ export interface Transport {
   request<T>(req: RestRequest): Promise<T>;
   /**
    * Opens a streaming GET (a watch): resolves with the response once its status is 200, rejects
-   * with an ApiError otherwise. The caller reads the body and must destroy it when done.
+   * with an ApiError otherwise. The response's headers must come within `requestTimeoutMs` (the
+   * API server sends them at once), so a watch opened on a dead kept-alive connection fails
+   * instead of waiting for its own deadline; its events have no bound. The caller reads the body
+   * and must destroy it when done.
    */
   stream(path: string, signal: AbortSignal): Promise<IncomingMessage>;
 }
@@ -113,31 +116,42 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     }
   };
 
-  /** One attempt, answer read whole, within `requestTimeoutMs`. */
-  const exchange = async (
-    req: RestRequest,
-    headers: OutgoingHttpHeaders,
-    body: string | undefined,
-  ): Promise<Answer> => {
+  /**
+   * Runs `work` with a signal that also aborts after `requestTimeoutMs`, and turns that abort into
+   * a RequestTimeoutError; the caller's own abort stays what it is.
+   */
+  const withinTimeout = async <T>(
+    what: string,
+    callerSignal: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> => {
     const expiry = new AbortController();
     const timer = new AbortController();
     void o.clock.sleep(o.requestTimeoutMs, timer.signal).then(() => {
-      if (!timer.signal.aborted)
-        expiry.abort(new RequestTimeoutError(`${req.method} ${req.path}`, o.requestTimeoutMs));
+      if (!timer.signal.aborted) expiry.abort(new RequestTimeoutError(what, o.requestTimeoutMs));
     });
-    const signal = req.signal ? AbortSignal.any([req.signal, expiry.signal]) : expiry.signal;
+    const signal = callerSignal ? AbortSignal.any([callerSignal, expiry.signal]) : expiry.signal;
     try {
-      const res = await open(req.method, req.path, headers, body, signal);
-      const text = await readBody(res);
-      return { status: res.statusCode ?? 0, headers: res.headers, text };
+      return await work(signal);
     } catch (err) {
-      // The caller's own abort stays what it is; only our deadline becomes a RequestTimeoutError.
-      if (expiry.signal.aborted && !req.signal?.aborted) throw expiry.signal.reason as Error;
+      if (expiry.signal.aborted && !callerSignal?.aborted) throw expiry.signal.reason as Error;
       throw err;
     } finally {
       timer.abort();
     }
   };
+
+  /** One attempt, answer read whole, within `requestTimeoutMs`. */
+  const exchange = (
+    req: RestRequest,
+    headers: OutgoingHttpHeaders,
+    body: string | undefined,
+  ): Promise<Answer> =>
+    withinTimeout(`${req.method} ${req.path}`, req.signal, async (signal) => {
+      const res = await open(req.method, req.path, headers, body, signal);
+      const text = await readBody(res);
+      return { status: res.statusCode ?? 0, headers: res.headers, text };
+    });
 
   return {
     async request<T>(req: RestRequest): Promise<T> {
@@ -170,7 +184,9 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     },
 
     async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
-      const res = await open('GET', path, { accept: 'application/json' }, undefined, signal);
+      const res = await withinTimeout(`GET ${path}`, signal, (bounded) =>
+        open('GET', path, { accept: 'application/json' }, undefined, bounded),
+      );
       countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;
       const text = await readBody(res);
