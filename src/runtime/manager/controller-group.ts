@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/clock.ts';
+import { clockTimeout } from '../clock/clock-timeout.ts';
 import type { Controller } from '../controller/controller.ts';
 import type { Logger } from '../log/logger.ts';
 
@@ -105,17 +106,11 @@ export class ControllerGroup {
   /** Waits for the controllers to return within the timeout; false when some did not. */
   async #drain(): Promise<boolean> {
     const { clock, gracefulShutdownTimeout } = this.#options;
-    const timeout = new AbortController();
-    // The timer's firing is the deadline: a timer may fire a little before the monotonic clock
-    // reads its time, and a second look at the clock would then wait for a wake that never comes.
-    let expired = false;
-    void clock.sleep(gracefulShutdownTimeout, timeout.signal).then(() => {
-      expired = !timeout.signal.aborted;
-      this.#wake?.();
-    });
+    const timeout = clockTimeout(clock, gracefulShutdownTimeout);
+    timeout.signal.addEventListener('abort', () => this.#wake?.(), { once: true });
     try {
       while (this.#running.size > 0) {
-        if (expired) {
+        if (timeout.signal.aborted) {
           this.#abortReconciles.abort(
             new GracefulShutdownTimeoutError(gracefulShutdownTimeout, this.#names()),
           );
@@ -126,7 +121,7 @@ export class ControllerGroup {
       return true;
     } finally {
       this.#wake = undefined;
-      timeout.abort();
+      timeout.clear();
     }
   }
 
