@@ -51,9 +51,8 @@ export class Controller {
   readonly #metrics: ControllerMetrics;
   readonly #logger: Logger;
   readonly #sources: Source[] = [];
-  /** Aborted by the first panic when `recoverPanic` is off: nothing more is handed out. */
+  /** Aborted by the first panic when `recoverPanic` is off, with it: nothing more is handed out. */
   readonly #halt = new AbortController();
-  #fatal: unknown;
   #started = false;
 
   constructor(options: ControllerOptions) {
@@ -125,7 +124,7 @@ export class Controller {
     await Promise.all(workers);
     run.stop.removeEventListener('abort', onStop);
     this.#logger.info('all workers finished');
-    if (this.#fatal !== undefined) throw asError(this.#fatal);
+    if (this.#halt.signal.aborted) throw this.#halt.signal.reason as Error;
   }
 
   #dispatch<T extends KubernetesObject>(
@@ -208,7 +207,7 @@ export class Controller {
 
   /** Stops the controller at once: in-flight reconciles are aborted, queued keys not handed out. */
   #haltWith(err: unknown): void {
-    this.#fatal ??= err;
+    // The first panic is the one reported: a second abort changes nothing.
     this.#halt.abort(asError(err));
     this.queue.shutDown();
   }

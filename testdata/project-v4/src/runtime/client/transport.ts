@@ -11,6 +11,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } fro
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
+import { clockTimeout } from '../clock/clock-timeout.ts';
 import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
@@ -125,11 +126,11 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     callerSignal: AbortSignal | undefined,
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> => {
-    const expiry = new AbortController();
-    const timer = new AbortController();
-    void o.clock.sleep(o.requestTimeoutMs, timer.signal).then(() => {
-      if (!timer.signal.aborted) expiry.abort(new RequestTimeoutError(what, o.requestTimeoutMs));
-    });
+    const expiry = clockTimeout(
+      o.clock,
+      o.requestTimeoutMs,
+      () => new RequestTimeoutError(what, o.requestTimeoutMs),
+    );
     const signal = callerSignal ? AbortSignal.any([callerSignal, expiry.signal]) : expiry.signal;
     try {
       return await work(signal);
@@ -137,7 +138,7 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
       if (expiry.signal.aborted && !callerSignal?.aborted) throw expiry.signal.reason as Error;
       throw err;
     } finally {
-      timer.abort();
+      expiry.clear();
     }
   };
 

@@ -151,7 +151,7 @@ export class LeaderElector {
 
   /** One attempt; a failed request counts as a failed attempt. `timeout` bounds the requests. */
   async #tryAcquireOrRenew(signal: AbortSignal | undefined, timeout: number): Promise<boolean> {
-    const bound = AbortSignal.timeout(Math.max(1, Math.ceil(timeout)));
+    const bound = timeoutAfter(timeout);
     const attempt = signal ? AbortSignal.any([signal, bound]) : bound;
     try {
       return await this.#tryAcquireOrRenewOnce(attempt);
@@ -220,7 +220,7 @@ export class LeaderElector {
     const { clock, renewDeadline, retryPeriod, logger, name } = this.#options;
     const deadline = clock.monotonic() + renewDeadline;
     for (;;) {
-      const signal = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - clock.monotonic())));
+      const signal = timeoutAfter(deadline - clock.monotonic());
       try {
         if (await this.#releaseOnce(signal)) logger.info('released leader lease', { lease: name });
         return;
@@ -250,4 +250,9 @@ export class LeaderElector {
     this.#observe((await lock.update(released, current.resourceVersion, signal)).record);
     return true;
   }
+}
+
+/** AbortSignal.timeout for a time left, which may be fractional or already spent: at least 1 ms. */
+function timeoutAfter(ms: number): AbortSignal {
+  return AbortSignal.timeout(Math.max(1, Math.ceil(ms)));
 }

@@ -5,6 +5,7 @@ import { newCache, type Cache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { newClient, type Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
+import { clockTimeout } from '../clock/clock-timeout.ts';
 import { transportFor } from '../client/transport.ts';
 import { ControllerBuilder } from '../builder/controller-builder.ts';
 import { Controller } from '../controller/controller.ts';
@@ -226,12 +227,10 @@ export class Manager {
    */
   async #syncCaches(caches: AbortSignal, shutdown: AbortSignal): Promise<boolean> {
     this.cache.start(caches);
-    const timeout = new AbortController();
-    const timer = this.#options.clock.sleep(this.#options.cacheSyncTimeout, timeout.signal);
-    void timer.then(() => timeout.abort());
+    const timeout = clockTimeout(this.#options.clock, this.#options.cacheSyncTimeout);
     const synced = await this.cache.waitForCacheSync(AbortSignal.any([shutdown, timeout.signal]));
     const timedOut = timeout.signal.aborted;
-    timeout.abort();
+    timeout.clear();
     if (synced) {
       this.#cachesSynced = true;
       this.logger.info('caches synced', { kinds: [...this.#watchedKinds.keys()] });
@@ -271,7 +270,7 @@ export class Manager {
     });
     this.#controllers.push(controller);
     // Added while the controllers run: start it now, as controller-runtime's runnable groups do.
-    if (this.#state === 'running') this.#group?.add(controller);
+    this.#group?.add(controller);
     return controller;
   }
 
