@@ -1,4 +1,5 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { RestConfigSource } from '../config/rest-config-source.ts';
 import type { Reader } from '../client/api-reader.ts';
 import type { CacheReader, ReadScope } from '../client/cache-reader.ts';
 import type { Kind } from '../client/kind.ts';
@@ -41,7 +42,7 @@ export interface KindCacheOptions {
 /** What {@link newCache} takes. */
 export interface CacheOptions {
   /** Where the API server is. Required unless `transport` is given. */
-  readonly kubeConfig?: KubeConfig;
+  readonly kubeConfig?: RestConfigSource;
   /** Default: `transportFor(kubeConfig)`. */
   readonly transport?: Transport;
   /** Cache only these namespaces (one watch per namespace and kind). Default: all namespaces. */

@@ -1,4 +1,5 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { ApiReader, type Reader } from './api-reader.ts';
 import type { CacheReader, ReadScope } from './cache-reader.ts';
 import type { Kind, KindRegistry } from './kind.ts';
@@ -19,7 +20,7 @@ import { transportFor, type Transport } from './transport.ts';
 /** What {@link newClient} takes. */
 export interface ClientOptions {
   /** Where the API server is and who we are. Required unless `transport` is given. */
-  readonly kubeConfig?: KubeConfig;
+  readonly kubeConfig?: RestConfigSource;
   /**
    * Default: `transportFor(kubeConfig)`, whose requests time out after 30 s; give
    * `transportFor(kubeConfig, { requestTimeoutMs })` for another bound.

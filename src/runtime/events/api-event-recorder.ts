@@ -1,4 +1,5 @@
-import { V1MicroTime, type EventsV1Event, type KubernetesObject } from '@kubernetes/client-node';
+import type { EventsV1Event, KubernetesObject } from '@kubernetes/client-node';
+import { MicroTimeDate } from '../api/micro-time-date.ts';
 import { isNotFound } from '../client/api-error.ts';
 import { mergePatch } from '../client/patch.ts';
 import { newEvent, referenceKey, seriesKey, type EventFacts } from './event-body.ts';
@@ -106,7 +107,7 @@ export class ApiEventRecorder implements EventRecorder {
   /** Counts a repeat into the event already written; false when that event has expired meanwhile. */
   async #extend(series: Series, now: number, observed: number): Promise<boolean> {
     const count = series.count + 1;
-    const patch = mergePatch({ series: { count, lastObservedTime: new V1MicroTime(now) } });
+    const patch = mergePatch({ series: { count, lastObservedTime: new MicroTimeDate(now) } });
     try {
       await this.#options.client.patch(series.event, patch);
     } catch (err) {

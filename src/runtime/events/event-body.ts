@@ -1,9 +1,5 @@
-import {
-  V1MicroTime,
-  type EventsV1Event,
-  type KubernetesObject,
-  type V1ObjectReference,
-} from '@kubernetes/client-node';
+import type { EventsV1Event, KubernetesObject, V1ObjectReference } from '@kubernetes/client-node';
+import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { EventType } from './event-recorder.ts';
 
 /** What one recorded event says, before it is written. */
@@ -56,7 +52,7 @@ export function newEvent(facts: EventFacts, origin: EventOrigin): EventsV1Event 
       name: `${regarding.name ?? 'object'}.${origin.nanos.toString(16)}`,
       namespace: regarding.namespace || 'default',
     },
-    eventTime: new V1MicroTime(origin.now),
+    eventTime: new MicroTimeDate(origin.now),
     type: facts.type,
     reason: facts.reason,
     action: facts.action,

@@ -1,4 +1,6 @@
-import { V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
+import { MicroTimeDate } from '../api/micro-time-date.ts';
+import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { Client, newClient } from '../client/client.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import type { LeaderElectionRecord, VersionedRecord } from './leader-election-record.ts';
@@ -31,7 +33,7 @@ export interface LeaseLock {
  * const lock = leaseLock(kubeConfig, 'webapp-system', 'webapp-operator-leader');
  * ```
  */
-export function leaseLock(source: KubeConfig | Client, namespace: string, name: string): LeaseLock {
+export function leaseLock(source: RestConfigSource | Client, namespace: string, name: string): LeaseLock {
   const client = source instanceof Client ? source : newClient({ kubeConfig: source });
   const key = { namespace, name };
   return {
@@ -65,8 +67,8 @@ function leaseSpec(record: LeaderElectionRecord): V1Lease['spec'] {
   return {
     holderIdentity: record.holderIdentity,
     leaseDurationSeconds: record.leaseDurationSeconds,
-    acquireTime: new V1MicroTime(record.acquireTime),
-    renewTime: new V1MicroTime(record.renewTime),
+    acquireTime: new MicroTimeDate(record.acquireTime),
+    renewTime: new MicroTimeDate(record.renewTime),
     leaseTransitions: record.leaderTransitions,
   };
 }

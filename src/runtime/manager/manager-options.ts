@@ -1,7 +1,9 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock/clock.ts';
+import { loadRestConfig } from '../config/load-rest-config.ts';
+import type { RestConfig } from '../config/rest-config.ts';
+import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
 import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import { WebhookServer } from '../webhook/webhook-server.ts';
@@ -9,8 +11,11 @@ import type { Permission } from './permission-check.ts';
 
 /** What {@link Manager.create} takes. Durations are in milliseconds. */
 export interface ManagerOptions {
-  /** Default: `$KUBECONFIG`, then `~/.kube/config`, then the in-cluster service account. */
-  kubeConfig?: KubeConfig;
+  /**
+   * The API server and identity: a RestConfig (`loadRestConfig()`), or a client-node KubeConfig.
+   * Default: `loadRestConfig()`: `$KUBECONFIG`, then the in-cluster service account, then `~/.kube/config`.
+   */
+  kubeConfig?: RestConfigSource;
   /** Watch and cache only this namespace. Default: '' (all namespaces). */
   namespace?: string;
   /** `host:port` or `:port` of /metrics; '0' turns it off. Default: ':8443', or ':8080' when not `metricsSecure`. */
@@ -106,8 +111,9 @@ export interface ManagerOptions {
   webhookServer?: WebhookServer;
 }
 
-export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElectionId'>> & {
+export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElectionId' | 'kubeConfig'>> & {
   leaderElectionId: string;
+  kubeConfig: RestConfig;
 };
 
 const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -122,7 +128,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
   const registry = options.registry ?? metricsRegistry;
   const metricsSecure = options.metricsSecure ?? true;
   return {
-    kubeConfig: options.kubeConfig ?? defaultKubeConfig(),
+    kubeConfig: restConfigOf(options.kubeConfig ?? loadRestConfig({ clock: options.clock ?? systemClock })),
     namespace: options.namespace ?? '',
     metricsBindAddress: options.metricsBindAddress ?? (metricsSecure ? ':8443' : ':8080'),
     metricsSecure,
@@ -159,12 +165,6 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
         ...(options.webhookCertPath ? { certDir: options.webhookCertPath } : {}),
       }),
   };
-}
-
-function defaultKubeConfig(): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromDefault();
-  return kubeConfig;
 }
 
 function inClusterNamespace(): string | undefined {

@@ -1,4 +1,5 @@
-import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { V1SelfSubjectAccessReview } from '@kubernetes/client-node';
+import type { Transport } from '../client/transport.ts';
 
 /** One permission the manager needs, in the words of an RBAC rule. */
 export interface Permission {
@@ -27,14 +28,15 @@ export class MissingPermissionsError extends Error {
  * would grant it. Without this check a missing rule shows only as a controller that never acts.
  */
 export async function checkPermissions(
-  kubeConfig: KubeConfig,
+  transport: Transport,
   permissions: readonly Permission[],
 ): Promise<void> {
-  const api = kubeConfig.makeApiClient(AuthorizationV1Api);
   const unique = [...new Map(permissions.map((p) => [permissionKey(p), p])).values()];
   const answers = await Promise.all(
     unique.map(async (p) => {
-      const review = await api.createSelfSubjectAccessReview({
+      const review = await transport.request<V1SelfSubjectAccessReview>({
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
         body: {
           apiVersion: 'authorization.k8s.io/v1',
           kind: 'SelfSubjectAccessReview',

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { loadAll } from 'js-yaml';
 import type { Client } from '../client/client.ts';
 import { pointAtWebhookServer, type WebhookTarget } from './local-webhook-configuration.ts';
 
@@ -22,7 +23,7 @@ export async function installLocalWebhooks(
       { cause: err },
     );
   });
-  const manifests = (loadAllYaml(text) as (KubernetesObject | null)[]).filter(
+  const manifests = (loadAll(text) as (KubernetesObject | null)[]).filter(
     (m): m is KubernetesObject => m !== null && CONFIGURATION_KINDS.has(m.kind ?? ''),
   );
   const applied: KubernetesObject[] = [];
