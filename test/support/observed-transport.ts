@@ -13,8 +13,10 @@ export class ObservedTransport implements Transport {
   #openGate: (() => void) | undefined;
   /** Watch requests opened, by path without query. */
   readonly watches = new Map<string, number>();
-  /** GET requests without `watch`, by path without query. */
+  /** GET requests without `watch` (read whole or streamed), by path without query. */
   readonly lists = new Map<string, number>();
+  /** The query of each of those GET requests, in order, by path without query. */
+  readonly listQueries = new Map<string, URLSearchParams[]>();
   /** POST requests (creates, reviews), by path without query. */
   readonly posts = new Map<string, number>();
 
@@ -23,12 +25,16 @@ export class ObservedTransport implements Transport {
   }
 
   request<T>(req: RestRequest): Promise<T> {
-    if (req.method === 'GET') bump(this.lists, req.path);
+    if (req.method === 'GET') this.#listed(req.path);
     if (req.method === 'POST') bump(this.posts, req.path);
     return this.#inner.request<T>(req);
   }
 
   async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    if (!isWatch(path)) {
+      this.#listed(path);
+      return this.#inner.stream(path, signal);
+    }
     while (this.#gate) await this.#gate;
     bump(this.watches, path);
     const res = await this.#inner.stream(path, signal);
@@ -40,6 +46,14 @@ export class ObservedTransport implements Transport {
     this.#open.add(res);
     res.once('close', () => this.#open.delete(res));
     return res;
+  }
+
+  #listed(path: string): void {
+    bump(this.lists, path);
+    const [bare = path, query = ''] = path.split('?');
+    const queries = this.listQueries.get(bare) ?? [];
+    queries.push(new URLSearchParams(query));
+    this.listQueries.set(bare, queries);
   }
 
   /** Streams open right now. */
@@ -58,6 +72,11 @@ export class ObservedTransport implements Transport {
     this.#openGate = undefined;
     open?.();
   }
+}
+
+function isWatch(path: string): boolean {
+  const query = path.split('?')[1] ?? '';
+  return new URLSearchParams(query).has('watch');
 }
 
 function bump(counts: Map<string, number>, path: string): void {

@@ -57,7 +57,7 @@ export interface CacheOptions {
   readonly resyncPeriodMs?: number;
   /** Watches end after 1-2× this many seconds and are resumed. Default: 300. */
   readonly minWatchTimeoutSeconds?: number;
-  /** Objects per page of the lists informers make. Default: 500 (client-go's pager). */
+  /** Objects per page of the lists informers make, where the server pages them. Default: 500 (client-go's pager). */
   readonly listPageSize?: number;
   /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
   readonly backoff?: BackoffOptions;
@@ -89,6 +89,8 @@ export class Cache implements CacheReader {
   readonly #transport: Transport;
   readonly #logger: Logger;
   readonly #informers = new Map<Kind, SharedInformer>();
+  /** Kinds the client wrote before their informer existed: its first list must show those writes. */
+  readonly #writtenBeforeInformer = new Set<Kind>();
   /** The API server read as this cache would answer: what the client reads when its write is late. */
   readonly apiFallback: Reader;
   #signal: AbortSignal | undefined;
@@ -178,8 +180,11 @@ export class Cache implements CacheReader {
   }
 
   noteWrite(kind: Kind, answer: KubernetesObject, deleted: boolean): void {
-    // A kind with no informer yet needs no note: its first list is read after the write.
-    this.#informers.get(kind)?.noteWrite(answer, deleted);
+    const informer = this.#informers.get(kind);
+    if (informer) informer.noteWrite(answer, deleted);
+    // No note to wait for: the informer to come lists the latest state instead of the watch
+    // cache's, which may not have this write yet.
+    else this.#writtenBeforeInformer.add(kind);
   }
 
   async waitForWrites(
@@ -233,6 +238,7 @@ export class Cache implements CacheReader {
       ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
+      ...(this.#writtenBeforeInformer.has(kind) ? { consistentFirstList: true } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),
       ...(o.clock ? { clock: o.clock } : {}),

@@ -30,8 +30,10 @@ export interface InformerOptions {
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
   readonly minWatchTimeoutSeconds?: number;
-  /** Objects per list page. Default: 500. */
+  /** Objects per list page, where the server pages. Default: 500. */
   readonly pageSize?: number;
+  /** Make the first lists consistent ones: the client wrote the kind before the informer existed (see Reflector). Default: false. */
+  readonly consistentFirstList?: boolean;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -142,6 +144,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+        ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),

@@ -93,15 +93,25 @@ describe('informer cache against a real API server', () => {
     assert.equal(events[0]?.obj.metadata?.managedFields, undefined, 'managedFields are stripped by default');
   });
 
-  it('lists page by page before it watches', async () => {
+  it('lists from the watch cache at resourceVersion 0 in one response, whatever the page size, then watches from that list', async () => {
     const ns = await namespace();
-    for (let i = 0; i < 7; i++) await admin.create(configMap(ns, `paged-${i}`));
+    for (let i = 0; i < 7; i++) await admin.create(configMap(ns, `listed-${i}`));
     const { cache, transport } = await startedCache({ namespaces: [ns], listPageSize: 2 });
     const handler = new RecordingHandler();
     cache.informerFor(ConfigMapKind).addEventHandler(handler);
     await cache.waitForCacheSync();
     assert.equal(handler.events.filter((e) => e.type === 'add' && e.initial).length, 7);
-    assert.equal(transport.lists.get(resourcePath(ConfigMapKind, ns)), 4, 'pages of 2, 2, 2 and 1');
+    const path = resourcePath(ConfigMapKind, ns);
+    const lists = transport.listQueries.get(path) ?? [];
+    assert.deepEqual(
+      lists.map((q) => [q.get('resourceVersion'), q.get('limit'), q.has('continue')]),
+      [['0', '2', false]],
+      'one request: the watch cache ignores the limit at resourceVersion 0',
+    );
+    await admin.create(configMap(ns, 'after-list'));
+    await eventuallyTrue(() => handler.saw('add', 'after-list'), 'the watch from the list delivers');
+    assert.equal(handler.events.filter((e) => e.initial).length, 7, 'nothing listed is delivered again');
+    assert.equal(transport.lists.get(path), 1);
   });
 
   it('hands out frozen objects to handlers and mutable copies to readers', async () => {

@@ -125,6 +125,24 @@ describe('read-your-writes on a real API server', () => {
     );
   });
 
+  it('lists the latest state first for a kind the client wrote before its informer existed, else the watch cache', async () => {
+    const ns = await namespace();
+    await admin.create(configMap(ns, 'doomed'));
+    const { cache, client, cacheTransport } = await reading(env.kubeConfig, { namespaces: [ns] }, 30_000);
+    cache.open(stop.signal);
+    // No informer yet, so no note to wait for: the informer the reads start must show both writes.
+    await client.create(configMap(ns, 'fresh'));
+    await client.delete(objectRef(ConfigMapKind, { namespace: ns, name: 'doomed' }));
+    assert.deepEqual(names((await client.list(ConfigMapKind, { namespace: ns })).items), ['fresh']);
+    assert.ok(await client.get(ConfigMapKind, { namespace: ns, name: 'fresh' }));
+    const [first] = cacheTransport.listQueries.get(resourcePath(ConfigMapKind, ns)) ?? [];
+    assert.equal(first?.has('resourceVersion'), false, 'a consistent list, not one at resourceVersion 0');
+
+    assert.equal(await client.get(PodKind, { namespace: ns, name: 'none' }), undefined);
+    const [podList] = cacheTransport.listQueries.get(resourcePath(PodKind, ns)) ?? [];
+    assert.equal(podList?.get('resourceVersion'), '0', 'a kind not written lists from the watch cache');
+  });
+
   it('never waits for a write the cache cannot show: another namespace, labels its selector excludes', async () => {
     const [watched, elsewhere] = [await namespace(), await namespace()];
     const { cache, client, cacheTransport, gets } = await reading(

@@ -88,6 +88,14 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     );
     assert.equal(initialLists, 1);
     assert.equal(transport.lists.get(resourcePath(ConfigMapKind, ns)), 2, 'one relist');
+    const [first, relist] = transport.listQueries.get(resourcePath(ConfigMapKind, ns)) ?? [];
+    assert.equal(first?.get('resourceVersion'), '0');
+    assert.match(
+      relist?.get('resourceVersion') ?? '',
+      /^[1-9][0-9]*$/,
+      'the relist asks for what the informer had seen, no older',
+    );
+    assert.equal(relist?.has('limit'), false, 'in one response, as a limit would make it an exact read');
     const deleted = handler.of('gone').at(-1);
     assert.equal(deleted?.finalStateUnknown, true);
     assert.equal(
@@ -108,6 +116,52 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     assert.equal(await sameAsServer(cache, ns), true);
   });
 
+  it('pages where the server pages resourceVersion 0, and relists a compacted resourceVersion at the latest state', async () => {
+    const ns = await namespace();
+    for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `paged-${i}`));
+    const transport = new ObservedTransport(transportFor(env.kubeConfig));
+    const cache = newCache({ transport, namespaces: [ns], listPageSize: 2 });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    const path = resourcePath(ConfigMapKind, ns);
+    const shape = (q: URLSearchParams): string =>
+      `${q.get('resourceVersion') ?? ''}|${q.get('limit') ?? ''}|${q.has('continue') ? 'continue' : ''}`;
+    assert.deepEqual((transport.listQueries.get(path) ?? []).map(shape), [
+      '0|2|',
+      '|2|continue',
+      '|2|continue',
+    ]);
+    const listedAt = [...cache.informerFor(ConfigMapKind).store.values()]
+      .map((c) => Number(c.metadata?.resourceVersion))
+      .reduce((a, b) => Math.max(a, b));
+
+    transport.disconnect();
+    await admin.delete(objectRef(ConfigMapKind, { namespace: ns, name: 'paged-0' }));
+    await admin.create(configMap(ns, 'born'));
+    await compactEtcd(env.etcdUrl);
+    transport.reconnect();
+
+    await eventuallyTrue(
+      () => handler.saw('delete', 'paged-0') && handler.saw('add', 'born'),
+      'the relist delivers what was missed',
+    );
+    const relists = (transport.listQueries.get(path) ?? []).slice(3);
+    const [atSeen, ...latest] = relists;
+    assert.ok(
+      atSeen && Number(atSeen.get('resourceVersion')) >= listedAt,
+      'first at the resourceVersion seen',
+    );
+    assert.equal(atSeen.get('limit'), '2', 'in pages, as the server paged the first list');
+    assert.deepEqual(
+      latest.map(shape),
+      ['|2|', '|2|continue', '|2|continue'],
+      'that version is compacted (410): the latest state, in pages',
+    );
+    assert.equal(await sameAsServer(cache, ns), true);
+  });
+
   it('lists in full when a continue token expires between pages, then watches from that list', async () => {
     const ns = await namespace();
     for (let i = 0; i < 5; i++) await admin.create(configMap(ns, `paged-${i}`));
@@ -124,7 +178,11 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     cache.informerFor(ConfigMapKind).addEventHandler(handler);
     cache.start(stop.signal);
     assert.equal(await cache.waitForCacheSync(), true);
-    assert.deepEqual(transport.lists, ['limit=2', 'limit=2&continue', ''], 'page, expired page, full list');
+    assert.deepEqual(
+      transport.lists,
+      ['resourceVersion=0&limit=2', 'limit=2&continue', ''],
+      'without a watch cache the server pages even at resourceVersion 0: page, expired page, full list of the latest state',
+    );
     assert.equal(handler.events.filter((e) => e.type === 'add' && e.initial).length, 6);
     assert.equal(await sameAsServer(cache, ns), true);
     await admin.create(configMap(ns, 'after-list'));
@@ -246,14 +304,14 @@ describe('informer cache through 410 Gone and API server crashes', () => {
 });
 
 /**
- * Passes requests on to the API server; after the first page of a list of `path` it runs
- * `expire` (a write and an etcd compaction), so that page's continue token is too old when used.
+ * Passes requests on to the API server; before the second page of a list of `path` it runs
+ * `expire` (a write and an etcd compaction), so the first page's continue token is too old.
  */
 class ExpiringPagesTransport implements Transport {
   readonly #inner: Transport;
   readonly #path: string;
   #expire: (() => Promise<void>) | undefined;
-  /** The paging parameters of each list of `path`: `limit=2`, `limit=2&continue`, or '' for none. */
+  /** The resourceVersion and paging parameters of each list of `path`, e.g. `resourceVersion=0&limit=2`, `limit=2&continue`, or '' for none. */
   readonly lists: string[] = [];
 
   constructor(inner: Transport, path: string, expire: () => Promise<void>) {
@@ -263,25 +321,34 @@ class ExpiringPagesTransport implements Transport {
   }
 
   async request<T>(req: RestRequest): Promise<T> {
-    const [path, query = ''] = req.path.split('?');
+    if (req.method === 'GET') await this.#beforeList(req.path);
+    return this.#inner.request<T>(req);
+  }
+
+  async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    await this.#beforeList(path);
+    return this.#inner.stream(path, signal);
+  }
+
+  async #beforeList(fullPath: string): Promise<void> {
+    const [path, query = ''] = fullPath.split('?');
     const params = new URLSearchParams(query);
-    const listed = req.method === 'GET' && path === this.#path && !params.has('watch');
-    if (listed) {
-      const limit = params.get('limit');
-      this.lists.push(
-        [limit ? `limit=${limit}` : '', params.has('continue') ? 'continue' : ''].filter(Boolean).join('&'),
-      );
-    }
-    const answer = await this.#inner.request<T>(req);
+    if (path !== this.#path || params.has('watch')) return;
+    const rv = params.get('resourceVersion');
+    const limit = params.get('limit');
+    this.lists.push(
+      [
+        rv ? `resourceVersion=${rv}` : '',
+        limit ? `limit=${limit}` : '',
+        params.has('continue') ? 'continue' : '',
+      ]
+        .filter(Boolean)
+        .join('&'),
+    );
     const expire = this.#expire;
-    if (listed && params.has('limit') && !params.has('continue') && expire) {
+    if (params.has('continue') && expire) {
       this.#expire = undefined;
       await expire();
     }
-    return answer;
-  }
-
-  stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
-    return this.#inner.stream(path, signal);
   }
 }

@@ -1,0 +1,59 @@
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Kind } from '../client/kind.ts';
+import type { ObjectList } from '../client/options.ts';
+import type { Transport } from '../client/transport.ts';
+import { ListBodyParser } from './list-body-parser.ts';
+
+/**
+ * How long a list response may send nothing before it is dropped as a dead connection. The API
+ * server sends a list as fast as it encodes it; client-go's HTTP/2 health check likewise gives a
+ * silent connection 30 s.
+ */
+const LIST_IDLE_TIMEOUT_MS = 30_000;
+
+/**
+ * One list request (`path` with its query), its items parsed as the body arrives (see
+ * {@link ListBodyParser}) with apiVersion and kind set, which built-in lists leave out. The
+ * body has no overall deadline, for a large list may take long: only a silence of 30 s ends it.
+ * Rejects with an ApiError when the server refuses the list.
+ */
+export async function readList(
+  transport: Transport,
+  kind: Kind,
+  path: string,
+  signal: AbortSignal,
+): Promise<ObjectList<KubernetesObject>> {
+  const idle = new AbortController();
+  const timer = setTimeout(
+    () => idle.abort(new Error(`GET ${path}: no data for ${LIST_IDLE_TIMEOUT_MS / 1000} s`)),
+    LIST_IDLE_TIMEOUT_MS,
+  );
+  try {
+    const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
+    const parser = new ListBodyParser();
+    const items: KubernetesObject[] = [];
+    try {
+      for await (const chunk of res) {
+        timer.refresh();
+        for (const item of parser.push(chunk as Buffer) as KubernetesObject[]) {
+          item.apiVersion = kind.apiVersion;
+          item.kind = kind.kind;
+          items.push(item);
+        }
+      }
+      if (!res.complete) throw new Error(`GET ${path}: the connection closed before the list ended`);
+    } finally {
+      res.destroy();
+    }
+    const meta = parser.end();
+    return {
+      items,
+      resourceVersion: meta.resourceVersion,
+      ...(meta.continue ? { continue: meta.continue } : {}),
+    };
+  } catch (err) {
+    throw idle.signal.aborted && !signal.aborted ? (idle.signal.reason as Error) : err;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ListBodyParser, type ListMeta } from '../../../src/runtime/cache/list-body-parser.ts';
+
+/** Pushes `body` in chunks of `size` bytes: the items in order, then the metadata. */
+function parse(body: Buffer, size: number): { items: unknown[]; meta: ListMeta } {
+  const parser = new ListBodyParser();
+  const items: unknown[] = [];
+  for (let i = 0; i < body.length; i += size) {
+    items.push(...parser.push(body.subarray(i, i + size)));
+  }
+  return { items, meta: parser.end() };
+}
+
+describe('ListBodyParser', () => {
+  const list = {
+    kind: 'ConfigMapList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: '42', continue: 'next-page' },
+    items: [
+      { metadata: { name: 'a', annotations: { tricky: 'x"}]{[\\', 'ends-in-backslash': 'c:\\' } } },
+      { metadata: { name: 'b' }, data: { text: 'é€😀 and "quotes" \\" \\\\"', nested: '[[{}]]' } },
+      { metadata: { name: 'c', labels: { items: 'not the list' } }, data: {} },
+    ],
+  };
+  const body = Buffer.from(JSON.stringify(list));
+
+  it('yields every item and the metadata however the body is chunked, a byte at a time included', () => {
+    for (let size = 1; size <= body.length; size++) {
+      const { items, meta } = parse(body, size);
+      assert.deepEqual(items, list.items, `chunks of ${size}`);
+      assert.deepEqual(meta, { resourceVersion: '42', continue: 'next-page' }, `chunks of ${size}`);
+    }
+  });
+
+  it('hands out the items a chunk completes with that chunk, not at the end', () => {
+    const parser = new ListBodyParser();
+    const cut = body.indexOf('"name":"b"');
+    assert.deepEqual(parser.push(body.subarray(0, cut)), [list.items[0]]);
+    assert.deepEqual(parser.push(body.subarray(cut)), list.items.slice(1));
+    assert.equal(parser.end().resourceVersion, '42');
+  });
+
+  it('takes the fields in any order, as lists of custom resources come, and no continue when empty', () => {
+    const reordered = Buffer.from(
+      '{"items":[{"kind":"Gadget"}] , "kind":"GadgetList","metadata":{"continue":"","resourceVersion":"7"}}',
+    );
+    assert.deepEqual(parse(reordered, 5), {
+      items: [{ kind: 'Gadget' }],
+      meta: { resourceVersion: '7', continue: undefined },
+    });
+    assert.deepEqual(parse(Buffer.from('{"metadata":{"resourceVersion":"9"},"items":[]}'), 4).items, []);
+  });
+
+  it('rejects a body that ends early or is not JSON', () => {
+    assert.throws(() => parse(body.subarray(0, body.length - 10), 64), SyntaxError);
+    assert.throws(() => parse(Buffer.from('{"items":[{"a":1}'), 64), SyntaxError);
+    assert.throws(() => parse(Buffer.from('{"items":[{"a":tru}]}'), 64), SyntaxError);
+  });
+});
