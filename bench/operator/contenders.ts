@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import type { Contender } from './contender.ts';
 
+/** The preload a generated project's `npm start` uses (`tsoperator/compile-cache`). */
+export const COMPILE_CACHE_PRELOAD = new URL('../../bin/compile-cache.js', import.meta.url).href;
+
 /**
  * The contenders, with the same concurrency and the same client rate limits: none (the
  * TypeScript client has no client-side limiter; the Go side runs with QPS -1, which turns
@@ -10,8 +13,18 @@ import type { Contender } from './contender.ts';
  */
 export function contenders(here: string, goBinary: string, concurrency: number): Contender[] {
   const workers = String(concurrency);
+  // As a generated project's `npm start` runs: type stripping with the compile cache, which
+  // run.ts fills before the first round.
   const node = (script: string, extra: (ns: string) => string[]): Contender['args'] => {
-    return (ns) => [...process.execArgv, join(here, 'ts', script), '--concurrency', workers, ...extra(ns)];
+    return (ns) => [
+      ...process.execArgv,
+      '--import',
+      COMPILE_CACHE_PRELOAD,
+      join(here, 'ts', script),
+      '--concurrency',
+      workers,
+      ...extra(ns),
+    ];
   };
   return [
     {

@@ -18,6 +18,7 @@ interface Row {
   readonly seconds: number;
   readonly firstWriteSeconds: number;
   readonly peakRssMiB: number;
+  readonly peakHeapMiB: number;
   readonly cpuSeconds: number;
   readonly controlPlaneCpuSeconds: number;
   readonly writes: number;
@@ -31,6 +32,7 @@ function rowOf(name: string, runs: readonly ContenderRun[]): Row {
     seconds: median(mine.map((r) => r.seconds)),
     firstWriteSeconds: median(mine.map((r) => r.firstWriteSeconds)),
     peakRssMiB: median(mine.map((r) => r.peakRssBytes)) / 2 ** 20,
+    peakHeapMiB: median(mine.map((r) => r.peakHeapBytes)) / 2 ** 20,
     cpuSeconds: median(mine.map((r) => r.cpuSeconds)),
     controlPlaneCpuSeconds: median(mine.map((r) => r.controlPlaneCpuSeconds)),
     writes: median(mine.map((r) => served(r.requests, /^(POST|PUT|PATCH|DELETE) .* 2\d\d$/))),
@@ -38,8 +40,20 @@ function rowOf(name: string, runs: readonly ContenderRun[]): Row {
   };
 }
 
-function ratio(a: Row | undefined, b: Row | undefined): string {
-  return a && b ? `${(a.seconds / b.seconds).toFixed(2)}×` : 'n/a';
+function ratio(a: Row | undefined, b: Row | undefined, of: (r: Row) => number = (r) => r.seconds): string {
+  return a && b ? `${(of(a) / of(b)).toFixed(2)}×` : 'n/a';
+}
+
+/** tsoperator against controller-runtime on each measure the goals name. */
+function peerRatios(ours: Row | undefined, peer: Row | undefined): string {
+  const measures: [string, (r: Row) => number][] = [
+    ['converged', (r) => r.seconds],
+    ['first write', (r) => r.firstWriteSeconds],
+    ['CPU', (r) => r.cpuSeconds],
+    ['peak RSS', (r) => r.peakRssMiB],
+    ['peak heap', (r) => r.peakHeapMiB],
+  ];
+  return measures.map(([name, of]) => `${name} ${ratio(ours, peer, of)}`).join(', ');
 }
 
 /**
@@ -51,15 +65,15 @@ export function resultsTable(runs: readonly ContenderRun[], webApps: number): st
   const find = (name: string): Row | undefined => rows.find((r) => r.name === name);
   const raw = rows.filter((r) => r.name.startsWith('raw-loop')).sort((a, b) => a.seconds - b.seconds)[0];
   const lines = [
-    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | API server + etcd CPU | peak RSS | writes | conflicts |`,
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | API server + etcd CPU | peak RSS | peak heap | writes | conflicts |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
         `| ${r.name} | ${r.seconds.toFixed(2)} s | ${r.firstWriteSeconds.toFixed(2)} s | ` +
-        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.controlPlaneCpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.writes} | ${r.conflicts} |`,
+        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.controlPlaneCpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.peakHeapMiB.toFixed(0)} MiB | ${r.writes} | ${r.conflicts} |`,
     ),
     '',
-    `tsoperator / controller-runtime: ${ratio(find('tsoperator'), find('controller-runtime'))}; ` +
+    `tsoperator / controller-runtime: ${peerRatios(find('tsoperator'), find('controller-runtime'))}; ` +
       `tsoperator / fastest raw loop (${raw?.name ?? 'none'}): ${ratio(find('tsoperator'), raw)}`,
   ];
   return lines.join('\n');

@@ -1,6 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiServerRequests, requestsBetween, type RequestCounts } from './api-server-requests.ts';
 import { peakRss } from '../support/peak-rss.ts';
@@ -17,6 +20,8 @@ export interface ContenderRun {
   readonly firstWriteSeconds: number;
   /** Peak resident set of its process (sampled every 100 ms for a process that exits by itself). */
   readonly peakRssBytes: number;
+  /** Peak heap in use as its runtime counts it: V8's heapUsed, Go's HeapAlloc (0 if unreported). */
+  readonly peakHeapBytes: number;
   readonly cpuSeconds: number;
   /** CPU the control plane (kube-apiserver and etcd) spent while the contender ran. */
   readonly controlPlaneCpuSeconds: number;
@@ -50,9 +55,11 @@ export async function runContender(
   const { converged } = await watchConvergence(cluster.kubeConfig, namespace, expected, watching.signal);
   const before = await apiServerRequests(cluster.kubeConfig);
   const controlPlaneCpuBefore = cpuOf(cluster.controlPlanePids);
+  const heapDir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
+  const heapFile = join(heapDir, 'heap.json');
   const start = performance.now();
   const child = spawn(contender.command, contender.args(namespace), {
-    env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath },
+    env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath, BENCH_HEAP_FILE: heapFile },
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(contender.cwd ? { cwd: contender.cwd } : {}),
   });
@@ -72,20 +79,34 @@ export async function runContender(
     const done = await Promise.race([converged, failed, timedOut]);
     sample = measure(pid, sample);
     const controlPlaneCpuSeconds = cpuOf(cluster.controlPlanePids) - controlPlaneCpuBefore;
+    const requests = requestsBetween(before, await apiServerRequests(cluster.kubeConfig));
+    clearInterval(sampler);
+    await stop(child);
     return {
       name: contender.name,
       seconds: (done.convergedAt - start) / 1000,
       firstWriteSeconds: (done.firstChildAt - start) / 1000,
       peakRssBytes: sample.rss,
+      peakHeapBytes: reportedHeap(heapFile),
       cpuSeconds: sample.cpu,
       controlPlaneCpuSeconds,
-      requests: requestsBetween(before, await apiServerRequests(cluster.kubeConfig)),
+      requests,
     };
   } finally {
     clearInterval(sampler);
     clearTimeout(deadline);
     watching.abort(new Error('contender finished'));
     await stop(child);
+    rmSync(heapDir, { recursive: true, force: true });
+  }
+}
+
+/** The peak heap the contender wrote at exit. */
+function reportedHeap(file: string): number {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { peakHeapBytes?: number }).peakHeapBytes ?? 0;
+  } catch {
+    return 0;
   }
 }
 

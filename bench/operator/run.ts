@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startEnvironment } from '../../src/envtest/index.ts';
@@ -15,6 +17,7 @@ import { deleteWorkload } from './workload-cleanup.ts';
 // of pre-created WebApps, and cleans up after it. Prints a markdown table of the medians, with
 // what the API server served for each contender's last round.
 
+const execFileAsync = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
@@ -45,6 +48,7 @@ const cluster = {
 };
 const client = newClient({ kubeConfig: env.kubeConfig });
 const transport = transportFor(env.kubeConfig);
+await fillCompileCache();
 const runs: ContenderRun[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   // Each round starts with the next contender, so none always runs on the freshest API server.
@@ -69,3 +73,14 @@ for (let round = 0; round < Number(values.rounds); round++) {
   }
 }
 console.log(resultsTable(runs, count));
+
+/**
+ * Runs each contender once against no cluster (it fails at once, looking for its kubeconfig), so
+ * that Node's compile cache holds every module it loads and no round pays for stripping types.
+ */
+async function fillCompileCache(): Promise<void> {
+  const env = { ...process.env, KUBECONFIG: join(here, 'no-such-kubeconfig'), HOME: here };
+  for (const c of chosen.filter((c) => c.command === process.execPath)) {
+    await execFileAsync(c.command, c.args('default'), { env }).catch(() => undefined);
+  }
+}

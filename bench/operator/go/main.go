@@ -28,6 +28,8 @@ func main() {
 	burst := flag.Int("burst", -1, "client burst")
 	flag.Parse()
 	ctrl.SetLogger(logr.Discard())
+	heap := startHeapPeak()
+	defer heap.write()
 
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
@@ -53,6 +55,7 @@ func main() {
 		err = fmt.Errorf("unknown --mode %q", *mode)
 	}
 	if err != nil {
+		heap.write()
 		fail(err)
 	}
 }

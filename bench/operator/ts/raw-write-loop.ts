@@ -1,6 +1,7 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import './heap-peak.ts';
 import { parseArgs } from 'node:util';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { loadRestConfig } from '../../../src/runtime/config/load-rest-config.ts';
 import { DeploymentKind, ServiceKind } from '../../../src/runtime/client/kinds.ts';
 import { objectKey, objectRef } from '../../../src/runtime/client/object-key.ts';
 import { setControllerReference } from '../../../src/runtime/owner/owner-references.ts';
@@ -29,9 +30,7 @@ async function writeChildrenAndStatus(client: Client, app: WebApp): Promise<void
 const { values } = parseArgs({
   options: { namespace: { type: 'string' }, concurrency: { type: 'string', default: '10' } },
 });
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromDefault();
-const client = newClient({ kubeConfig });
+const client = newClient({ kubeConfig: loadRestConfig() });
 const listed = await client.listAll(WebAppKind, { namespace: values.namespace ?? 'default' });
 // List items carry no apiVersion and kind; owner references and writes need them.
 const apps = listed.map((app) => ({ ...app, apiVersion: WebAppKind.apiVersion, kind: WebAppKind.kind }));

@@ -1,3 +1,4 @@
+import './heap-peak.ts';
 import { parseArgs } from 'node:util';
 import { Manager } from '../../../src/runtime/manager/manager.ts';
 import { WebAppReconciler } from './webapp-reconciler.ts';
