@@ -11,13 +11,19 @@ export const COMPILE_CACHE_PRELOAD = new URL('../../bin/compile-cache.js', impor
  * `tsoperator` entry's command with `{ command: 'npm', args: () => ['start'], cwd: projectDir }`
  * (its controller must then run with the same `maxConcurrentReconciles`; the default is 1).
  */
-export function contenders(here: string, goBinary: string, concurrency: number): Contender[] {
+export function contenders(
+  here: string,
+  goBinary: string,
+  concurrency: number,
+  nodeFlags: readonly string[] = [],
+): Contender[] {
   const workers = String(concurrency);
   // As a generated project's `npm start` runs: type stripping with the compile cache, which
   // run.ts fills before the first round.
   const node = (script: string, extra: (ns: string) => string[]): Contender['args'] => {
     return (ns) => [
       ...process.execArgv,
+      ...nodeFlags,
       '--import',
       COMPILE_CACHE_PRELOAD,
       join(here, 'ts', script),

@@ -27,13 +27,19 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'timeout-seconds': { type: 'string', default: '600' },
     'controller-manager': { type: 'boolean', default: false },
+    // Node flags for the TypeScript contenders (e.g. V8 heap sizing), space-separated.
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const count = Number(values.webapps);
 const only = values.only?.split(',');
-const chosen = contenders(here, goPeer(join(here, 'go'), 'operator'), Number(values.concurrency)).filter(
-  (c) => !only || only.includes(c.name),
-);
+const nodeFlags = values['node-flags'].split(' ').filter(Boolean);
+const chosen = contenders(
+  here,
+  goPeer(join(here, 'go'), 'operator'),
+  Number(values.concurrency),
+  nodeFlags,
+).filter((c) => !only || only.includes(c.name));
 
 await using env = await startEnvironment({
   crdPaths: [join(here, 'crd')],
