@@ -4,11 +4,15 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 const ITEMS_KEY = Buffer.from('"items"');
-/** {@link closingQuote} found none, and the chunk ends in an open escape. */
-const ESCAPED_AT_END = -2;
-/** {@link closingQuote} found none. */
-const NOT_CLOSED = -1;
+const METADATA_KEY = Buffer.from('"metadata"');
+const MANAGED_FIELDS_KEY = Buffer.from('"managedFields"');
+/** Depths of the list object, its items array, an item, and an item's metadata. */
+const LIST = 1;
+const ITEM = 3;
+const METADATA = 4;
 
 /** What a list response says besides its items. */
 export interface ListMeta {
@@ -16,13 +20,26 @@ export interface ListMeta {
   readonly continue: string | undefined;
 }
 
+/** What {@link ListBodyParser} takes. */
+export interface ListBodyParserOptions {
+  /**
+   * Leave `metadata.managedFields` out of the items, unparsed: for a cache that strips them, they
+   * are half the bytes JSON.parse would read and the garbage it would make. Default: false.
+   */
+  readonly skipManagedFields?: boolean;
+}
+
 /**
  * Parses a JSON list response (`{"metadata":…,"items":[…]}`, its fields in any order) as its
  * bytes arrive: each chunk's complete items are parsed at once, so parsing overlaps the transfer
  * and the whole body is never held as one Buffer and one string beside its objects. Items are
- * cut out by a scan that follows only strings, braces and brackets; each run of complete items
- * goes through one JSON.parse, which validates it. The rest of the body (a few hundred bytes
- * without the items) is parsed at the end for its metadata.
+ * cut out by a scan that follows only strings and structure; each run of complete items goes
+ * through one JSON.parse, which validates it. The rest of the body (a few hundred bytes without
+ * the items) is parsed at the end for its metadata.
+ *
+ * Skipped managedFields are cut from the bytes before parsing: the member with the comma before
+ * it, when both lie in one chunk (one that a chunk boundary splits is parsed, for the cache's
+ * transform to strip).
  *
  * @example
  * ```ts
@@ -32,6 +49,7 @@ export interface ListMeta {
  * ```
  */
 export class ListBodyParser {
+  readonly #skipManagedFields: boolean;
   /** Open objects and arrays at the scan position. */
   #depth = 0;
   #inString = false;
@@ -49,48 +67,70 @@ export class ListBodyParser {
   /** The body without its items' content: the list's metadata. */
   #skeleton: Buffer[] = [];
   #skeletonStart = 0;
+  /** Ranges of the current chunk left out of the items (start, end, start, end...). */
+  #cuts: number[] = [];
+  /** The string read at depth 3 or 4 starts here in this chunk (-1: in an earlier one), and is a key. */
+  #stringStart = -1;
+  #stringIsKey = false;
+  /** The last string ended at depth 3 was the key `metadata`, in this chunk. */
+  #afterMetadataKey = false;
+  /** In an item's metadata object: the next string there is a key; where its last comma is (-1: none in this chunk). */
+  #inMetadata = false;
+  #expectKey = false;
+  #lastComma = -1;
+  /** Where the managedFields member being cut starts in this chunk; -1 when none is. */
+  #cutStart = -1;
+
+  constructor(options: ListBodyParserOptions = {}) {
+    this.#skipManagedFields = options.skipManagedFields ?? false;
+  }
 
   /** The items `chunk` completes, parsed, in order. */
   push(chunk: Buffer): unknown[] {
-    this.#skeletonStart = this.#inItems ? -1 : 0;
-    this.#runStart = this.#pending.length > 0 ? 0 : -1;
+    this.#startChunk();
     let runEnd = -1;
     let depth = this.#depth;
     let inString = this.#inString;
     let escaped = this.#escaped;
     for (let i = 0; i < chunk.length; i++) {
       if (inString) {
-        const quote = closingQuote(chunk, i, escaped);
-        escaped = quote === ESCAPED_AT_END;
-        if (quote < 0) break;
+        // A byte loop: most strings are a few bytes long, shorter than an indexOf call costs.
+        for (; i < chunk.length; i++) {
+          const byte = chunk[i] as number;
+          if (escaped) escaped = false;
+          else if (byte === BACKSLASH) escaped = true;
+          else if (byte === QUOTE) break;
+        }
+        if (i === chunk.length) break;
         inString = false;
-        i = quote;
-        if (depth === 1) this.#endKey(chunk, i + 1);
+        if (depth === LIST) this.#endKey(chunk, i + 1);
+        else if (depth === ITEM || depth === METADATA) this.#endString(chunk, depth, i + 1);
         continue;
       }
       const byte = chunk[i] as number;
       if (byte === QUOTE) {
         inString = true;
-        if (depth === 1) this.#startKey(i);
+        if (depth === LIST) this.#startKey(i);
+        else if (depth === ITEM || depth === METADATA) this.#startString(i, depth);
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
         if (depth === 2 && byte === OPEN_BRACKET && this.#isItemsKey()) this.#enterItems(chunk, i + 1);
-        else if (depth === 3 && this.#inItems && this.#runStart < 0) this.#runStart = i;
+        else if (depth === ITEM && this.#inItems && this.#runStart < 0) this.#runStart = i;
+        else if (depth === METADATA) this.#enterObject(byte);
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-        if (depth === 3 && this.#inItems) runEnd = i + 1;
+        if (depth === METADATA) this.#endMember(i, false);
+        if (depth === ITEM && this.#inItems) runEnd = i + 1;
         else if (depth === 2 && this.#inItems) this.#leaveItems(i);
         depth--;
+      } else if (depth === METADATA && this.#inMetadata) {
+        if (byte === COMMA) this.#endMember(i, true);
+        else if (byte === COLON) this.#expectKey = false;
       }
     }
     this.#depth = depth;
     this.#inString = inString;
     this.#escaped = escaped;
-    // A key that goes on in the next chunk continues from that chunk's start.
-    if (this.#keyStart >= 0) {
-      this.#lastKey.push(chunk.subarray(this.#keyStart));
-      this.#keyStart = 0;
-    }
-    if (this.#skeletonStart >= 0) this.#skeleton.push(chunk.subarray(this.#skeletonStart));
+    this.#endChunk(chunk);
     return this.#takeRun(chunk, runEnd);
   }
 
@@ -107,23 +147,57 @@ export class ListBodyParser {
     };
   }
 
+  #startChunk(): void {
+    this.#skeletonStart = this.#inItems ? -1 : 0;
+    this.#runStart = this.#pending.length > 0 ? 0 : -1;
+    this.#cuts = [];
+    // Positions recorded in the last chunk mean nothing in this one.
+    this.#stringStart = -1;
+    this.#afterMetadataKey = false;
+    this.#lastComma = -1;
+    this.#cutStart = -1;
+  }
+
+  #endChunk(chunk: Buffer): void {
+    // A key that goes on in the next chunk continues from that chunk's start.
+    if (this.#keyStart >= 0) {
+      this.#lastKey.push(chunk.subarray(this.#keyStart));
+      this.#keyStart = 0;
+    }
+    if (this.#skeletonStart >= 0) this.#skeleton.push(chunk.subarray(this.#skeletonStart));
+  }
+
   /** Parses the items complete up to `runEnd` in `chunk` (none when -1) and keeps the rest. */
   #takeRun(chunk: Buffer, runEnd: number): unknown[] {
     if (runEnd < 0) {
-      if (this.#runStart >= 0) this.#pending.push(chunk.subarray(this.#runStart));
+      if (this.#runStart >= 0) this.#pending.push(...this.#kept(chunk, this.#runStart, chunk.length));
       return [];
     }
-    const head = chunk.subarray(this.#runStart, runEnd);
-    const bytes = this.#pending.length > 0 ? Buffer.concat([...this.#pending, head]) : head;
+    const parts = [...this.#pending, ...this.#kept(chunk, this.#runStart, runEnd)];
+    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
     this.#pending = [];
     const rest = this.#nextItemStart(chunk, runEnd);
-    if (rest >= 0) this.#pending.push(chunk.subarray(rest));
+    if (rest >= 0) this.#pending.push(...this.#kept(chunk, rest, chunk.length));
     return JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+  }
+
+  /** The bytes of `chunk` from `start` to `end` without the cuts. */
+  #kept(chunk: Buffer, start: number, end: number): Buffer[] {
+    const parts: Buffer[] = [];
+    let from = start;
+    for (let c = 0; c < this.#cuts.length; c += 2) {
+      const [cutStart, cutEnd] = [this.#cuts[c] as number, this.#cuts[c + 1] as number];
+      if (cutEnd <= from || cutStart >= end) continue;
+      if (cutStart > from) parts.push(chunk.subarray(from, cutStart));
+      from = cutEnd;
+    }
+    if (from < end) parts.push(chunk.subarray(from, end));
+    return parts;
   }
 
   /** Where the first item after `from` starts in `chunk`, -1 if none has started there. */
   #nextItemStart(chunk: Buffer, from: number): number {
-    if (!this.#inItems || this.#depth < 3) return -1;
+    if (!this.#inItems || this.#depth < ITEM) return -1;
     return chunk.indexOf(OPEN_BRACE, from);
   }
 
@@ -151,23 +225,48 @@ export class ListBodyParser {
     this.#inItems = false;
     this.#skeletonStart = at;
   }
+
+  #startString(i: number, depth: number): void {
+    this.#stringStart = i;
+    // At an item's own level a value string is never followed by '{', so any string may be the key.
+    this.#stringIsKey = depth === ITEM || this.#expectKey;
+  }
+
+  /** A string at depth 3 or 4 ended before `end`: notes the keys that matter for skipping managedFields. */
+  #endString(chunk: Buffer, depth: number, end: number): void {
+    if (!this.#skipManagedFields || !this.#inItems) return;
+    const start = this.#stringStart;
+    const is = (key: Buffer): boolean => start >= 0 && this.#stringIsKey && equalAt(chunk, start, end, key);
+    if (depth === ITEM) this.#afterMetadataKey = is(METADATA_KEY);
+    else if (this.#inMetadata && this.#lastComma >= 0 && is(MANAGED_FIELDS_KEY))
+      this.#cutStart = this.#lastComma;
+  }
+
+  /** An object or array opened at depth 4: an item's metadata when the key before it said so. */
+  #enterObject(byte: number): void {
+    this.#inMetadata = byte === OPEN_BRACE && this.#afterMetadataKey;
+    this.#afterMetadataKey = false;
+    this.#expectKey = this.#inMetadata;
+    this.#lastComma = -1;
+  }
+
+  /** A member of the metadata ends at `at` (a comma, or the closing brace): the end of a cut. */
+  #endMember(at: number, comma: boolean): void {
+    if (!this.#inMetadata) return;
+    if (this.#cutStart >= 0) this.#cuts.push(this.#cutStart, at);
+    this.#cutStart = -1;
+    if (!comma) {
+      this.#inMetadata = false;
+      return;
+    }
+    this.#lastComma = at;
+    this.#expectKey = true;
+  }
 }
 
-/**
- * Where the string read from `from` ends in `chunk` (its closing quote), found by indexOf: a quote
- * is escaped when an odd run of backslashes stands before it. `escaped` says the byte at `from`
- * is escaped (the last chunk ended in a backslash). {@link NOT_CLOSED} or
- * {@link ESCAPED_AT_END} when the string goes on in the next chunk.
- */
-function closingQuote(chunk: Buffer, from: number, escaped: boolean): number {
-  let clean = escaped ? from + 1 : from;
-  for (;;) {
-    const quote = chunk.indexOf(QUOTE, clean);
-    const end = quote < 0 ? chunk.length : quote;
-    let backslashes = 0;
-    while (end - backslashes - 1 >= clean && chunk[end - backslashes - 1] === BACKSLASH) backslashes++;
-    if (quote < 0) return backslashes % 2 === 1 ? ESCAPED_AT_END : NOT_CLOSED;
-    if (backslashes % 2 === 0) return quote;
-    clean = quote + 1;
-  }
+/** Whether `chunk` holds `expected` from `start` to `end`; a byte loop, as Buffer.compare costs more for a key. */
+function equalAt(chunk: Buffer, start: number, end: number, expected: Buffer): boolean {
+  if (end - start !== expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (chunk[start + i] !== expected[i]) return false;
+  return true;
 }

@@ -1,8 +1,8 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
-import type { ObjectList } from '../client/options.ts';
 import type { Transport } from '../client/transport.ts';
-import { ListBodyParser } from './list-body-parser.ts';
+import { ListBodyParser, type ListBodyParserOptions } from './list-body-parser.ts';
+import { readInBatches } from './response-batches.ts';
 
 /**
  * How long a list response may send nothing before it is dropped as a dead connection. The API
@@ -10,19 +10,29 @@ import { ListBodyParser } from './list-body-parser.ts';
  * silent connection 30 s.
  */
 const LIST_IDLE_TIMEOUT_MS = 30_000;
+/** Bytes parsed at a time: the items of ~100 ConfigMaps per JSON.parse. */
+const BATCH_BYTES = 64 * 1024;
+
+/** What a list response says besides its items: where it was read, and the next page's token. */
+export interface ListRead {
+  readonly resourceVersion: string;
+  readonly continue?: string;
+}
 
 /**
- * One list request (`path` with its query), its items parsed as the body arrives (see
- * {@link ListBodyParser}) with apiVersion and kind set, which built-in lists leave out. The
+ * One list request (`path` with its query), its items handed to `onItems` as the body arrives
+ * (see {@link ListBodyParser}), with apiVersion and kind set, which built-in lists leave out. The
  * body has no overall deadline, for a large list may take long: only a silence of 30 s ends it.
- * Rejects with an ApiError when the server refuses the list.
+ * Rejects with an ApiError when the server refuses the list, and with whatever `onItems` throws.
  */
 export async function readList(
   transport: Transport,
   kind: Kind,
   path: string,
   signal: AbortSignal,
-): Promise<ObjectList<KubernetesObject>> {
+  onItems: (items: readonly KubernetesObject[]) => void,
+  options: ListBodyParserOptions = {},
+): Promise<ListRead> {
   const idle = new AbortController();
   const timer = setTimeout(
     () => idle.abort(new Error(`GET ${path}: no data for ${LIST_IDLE_TIMEOUT_MS / 1000} s`)),
@@ -30,27 +40,18 @@ export async function readList(
   );
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
-    const parser = new ListBodyParser();
-    const items: KubernetesObject[] = [];
-    try {
-      for await (const chunk of res) {
-        timer.refresh();
-        for (const item of parser.push(chunk as Buffer) as KubernetesObject[]) {
-          item.apiVersion = kind.apiVersion;
-          item.kind = kind.kind;
-          items.push(item);
-        }
+    const parser = new ListBodyParser(options);
+    res.on('data', () => timer.refresh());
+    await readInBatches(res, BATCH_BYTES, (batch) => {
+      const items = parser.push(batch) as KubernetesObject[];
+      for (const item of items) {
+        item.apiVersion = kind.apiVersion;
+        item.kind = kind.kind;
       }
-      if (!res.complete) throw new Error(`GET ${path}: the connection closed before the list ended`);
-    } finally {
-      res.destroy();
-    }
+      if (items.length > 0) onItems(items);
+    });
     const meta = parser.end();
-    return {
-      items,
-      resourceVersion: meta.resourceVersion,
-      ...(meta.continue ? { continue: meta.continue } : {}),
-    };
+    return { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}) };
   } catch (err) {
     throw idle.signal.aborted && !signal.aborted ? (idle.signal.reason as Error) : err;
   } finally {

@@ -12,10 +12,18 @@ import { readList } from './list-reader.ts';
 import { isTooLargeResourceVersion } from './too-large-resource-version.ts';
 import { watchEvents } from './watch-events.ts';
 
-/** Where a reflector writes what it lists and watches. */
+/**
+ * Where a reflector writes what it lists and watches. A list is `listStart`, its objects in
+ * batches as they are read, then `listEnd`; a list that fails or starts over (an expired
+ * continue token) is followed by another `listStart`, never by `listEnd`.
+ */
 export interface ReflectorSink {
-  /** The full content of the reflector's scope at `resourceVersion` (after a list). */
-  replace(items: KubernetesObject[], resourceVersion: string): void;
+  /** A list of the reflector's whole scope begins. */
+  listStart(): void;
+  /** Objects of the list, as they are read. */
+  listItems(items: readonly KubernetesObject[]): void;
+  /** The list is complete: it was the full content of the scope at `resourceVersion`. */
+  listEnd(resourceVersion: string): void;
   /** One change, in resourceVersion order. */
   change(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubernetesObject): void;
   /** Every change up to `resourceVersion` has been delivered (after each event and bookmark). */
@@ -41,6 +49,8 @@ export interface ReflectorOptions {
    * existed, so nothing else would make its reads wait for that write. Default: false.
    */
   readonly consistentFirstList?: boolean;
+  /** Leave managedFields out of listed objects unparsed, for a sink that strips them anyway. Default: false. */
+  readonly skipManagedFields?: boolean;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -140,23 +150,23 @@ export class Reflector {
   }
 
   /**
-   * Lists at client-go's resourceVersion (see {@link Reflector}) and hands the list to the sink
-   * whole. A resourceVersion the server no longer has or has not reached is listed again at the
-   * latest state.
+   * Lists at client-go's resourceVersion (see {@link Reflector}), handing the objects to the sink
+   * as they are read. A resourceVersion the server no longer has or has not reached is listed
+   * again at the latest state.
    */
   async #list(signal: AbortSignal): Promise<void> {
-    let list: { items: KubernetesObject[]; resourceVersion: string };
+    let resourceVersion: string;
     try {
-      list = await this.#listAt(this.#relistResourceVersion(), signal);
+      resourceVersion = await this.#listAt(this.#relistResourceVersion(), signal);
     } catch (err) {
       if (!isGone(err) && !isTooLargeResourceVersion(err)) throw err;
       this.#resourceVersionUnavailable = true;
-      list = await this.#listAt(this.#relistResourceVersion(), signal);
+      resourceVersion = await this.#listAt(this.#relistResourceVersion(), signal);
     }
     this.#resourceVersionUnavailable = false;
     this.#lastError = undefined;
-    this.#o.sink.replace(list.items, list.resourceVersion);
-    this.#resourceVersion = list.resourceVersion;
+    this.#o.sink.listEnd(resourceVersion);
+    this.#resourceVersion = resourceVersion;
     this.#mustList = false;
   }
 
@@ -173,14 +183,14 @@ export class Reflector {
    * resourceVersion: continue tokens carry it, and an expired one falls back to a full list of
    * the latest state, as client-go's pager.
    */
-  async #listAt(
-    resourceVersion: string,
-    signal: AbortSignal,
-  ): Promise<{ items: KubernetesObject[]; resourceVersion: string }> {
+  async #listAt(resourceVersion: string, signal: AbortSignal): Promise<string> {
     const paged = resourceVersion === '' || resourceVersion === '0' || this.#serverPages;
+    const sink = this.#o.sink;
     let first = true;
     let pages = 0;
-    const fetchPage = (page: PageRequest): Promise<ObjectList<KubernetesObject>> => {
+    const fetchPage = async (page: PageRequest): Promise<ObjectList<KubernetesObject>> => {
+      // Each request without a continue token starts the list over.
+      if (page.continue === undefined) sink.listStart();
       const query = {
         ...this.#selectors(),
         resourceVersion: first ? resourceVersion : undefined,
@@ -189,12 +199,23 @@ export class Reflector {
       };
       first = false;
       pages++;
-      return readList(this.#o.transport, this.#o.kind, withQuery(this.#path(), query), signal);
+      const path = withQuery(this.#path(), query);
+      const meta = await readList(
+        this.#o.transport,
+        this.#o.kind,
+        path,
+        signal,
+        (items) => sink.listItems(items),
+        {
+          skipManagedFields: this.#o.skipManagedFields ?? false,
+        },
+      );
+      return { items: [], ...meta };
     };
-    if (!paged) return fetchPage({ limit: undefined, continue: undefined });
+    if (!paged) return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
     const list = await listInPages(fetchPage, this.#o.pageSize);
     if (resourceVersion === '0' && pages > 1) this.#serverPages = true;
-    return list;
+    return list.resourceVersion;
   }
 
   /**

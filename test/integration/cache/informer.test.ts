@@ -17,6 +17,7 @@ import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 import { RecordingHandler } from '../../support/recording-handler.ts';
+import { watchCacheHolds } from './watch-cache-holds.ts';
 
 const GadgetKind = defineKind({
   apiVersion: 'test.tsoperator.dev/v1',
@@ -63,10 +64,17 @@ describe('informer cache against a real API server', () => {
     cache.start(stop.signal);
     return { cache, transport };
   };
+  /** Waits until an informer's first list (from the watch cache) would hold these objects. */
+  const listable = (ns: string, ...names: string[]): Promise<void> =>
+    eventuallyTrue(
+      () => watchCacheHolds(transportFor(env.kubeConfig), ConfigMapKind, ns, names),
+      `the watch cache holds ${names.join(', ')}`,
+    );
 
   it('lists then watches: add, update and delete reach handlers with old and new objects', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'before', { v: '0' }));
+    await listable(ns, 'before');
     const { cache } = await startedCache({ namespaces: [ns] });
     const handler = new RecordingHandler();
     cache.informerFor(ConfigMapKind).addEventHandler(handler);
@@ -95,7 +103,9 @@ describe('informer cache against a real API server', () => {
 
   it('lists from the watch cache at resourceVersion 0 in one response, whatever the page size, then watches from that list', async () => {
     const ns = await namespace();
-    for (let i = 0; i < 7; i++) await admin.create(configMap(ns, `listed-${i}`));
+    const listed = Array.from({ length: 7 }, (_, i) => `listed-${i}`);
+    for (const name of listed) await admin.create(configMap(ns, name));
+    await listable(ns, ...listed);
     const { cache, transport } = await startedCache({ namespaces: [ns], listPageSize: 2 });
     const handler = new RecordingHandler();
     cache.informerFor(ConfigMapKind).addEventHandler(handler);
@@ -117,6 +127,7 @@ describe('informer cache against a real API server', () => {
   it('hands out frozen objects to handlers and mutable copies to readers', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'shared', { v: '1' }));
+    await listable(ns, 'shared');
     const { cache } = await startedCache({ namespaces: [ns] });
     const handler = new RecordingHandler();
     cache.informerFor(ConfigMapKind).addEventHandler(handler);
@@ -134,6 +145,7 @@ describe('informer cache against a real API server', () => {
   it('replays the cache to a late handler, resyncs periodically, and caches cluster-scoped kinds', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'early'));
+    await listable(ns, 'early');
     const { cache } = await startedCache({ namespaces: [ns], resyncPeriodMs: 100 });
     const informer = cache.informerFor(ConfigMapKind);
     await cache.waitForCacheSync();

@@ -52,6 +52,47 @@ describe('ListBodyParser', () => {
     assert.deepEqual(parse(Buffer.from('{"metadata":{"resourceVersion":"9"},"items":[]}'), 4).items, []);
   });
 
+  it('leaves managedFields out unparsed when asked, and only the metadata member of that name', () => {
+    const withFields = {
+      metadata: { resourceVersion: '3' },
+      items: [
+        {
+          kind: 'metadata',
+          metadata: { name: 'a', managedFields: [{ manager: 'm', fieldsV1: { 'f:data': {} } }], uid: 'u' },
+          data: { managedFields: 'kept: not metadata' },
+        },
+        { metadata: { name: 'managedFields', labels: { managedFields: 'x' }, managedFields: [] } },
+        { metadata: { managedFields: [{ manager: 'first' }], name: 'first-member' } },
+      ],
+    };
+    const bytes = Buffer.from(JSON.stringify(withFields));
+    const withoutFields = (item: (typeof withFields.items)[number]): object => {
+      const metadata: Record<string, unknown> = { ...item.metadata };
+      delete metadata['managedFields'];
+      return { ...item, metadata };
+    };
+    const stripped = withFields.items.map(withoutFields);
+    const parser = new ListBodyParser({ skipManagedFields: true });
+    const whole = parser.push(bytes);
+    assert.deepEqual(whole.slice(0, 2), stripped.slice(0, 2), 'cut from the bytes');
+    assert.deepEqual(
+      (whole[2] as { metadata: object }).metadata,
+      withFields.items[2]?.metadata,
+      'a first member, with no comma before it, is parsed for the transform to strip',
+    );
+    for (let size = 1; size <= bytes.length; size += 7) {
+      const p = new ListBodyParser({ skipManagedFields: true });
+      const items: unknown[] = [];
+      for (let i = 0; i < bytes.length; i += size) items.push(...p.push(bytes.subarray(i, i + size)));
+      const normalised = (items as (typeof withFields.items)[number][]).map(withoutFields);
+      assert.deepEqual(
+        normalised,
+        stripped,
+        `chunks of ${size}: a member split between chunks is parsed whole`,
+      );
+    }
+  });
+
   it('rejects a body that ends early or is not JSON', () => {
     assert.throws(() => parse(body.subarray(0, body.length - 10), 64), SyntaxError);
     assert.throws(() => parse(Buffer.from('{"items":[{"a":1}'), 64), SyntaxError);
