@@ -94,14 +94,9 @@ export class ListBodyParser {
     let escaped = this.#escaped;
     for (let i = 0; i < chunk.length; i++) {
       if (inString) {
-        // A byte loop: most strings are a few bytes long, shorter than an indexOf call costs.
-        for (; i < chunk.length; i++) {
-          const byte = chunk[i] as number;
-          if (escaped) escaped = false;
-          else if (byte === BACKSLASH) escaped = true;
-          else if (byte === QUOTE) break;
-        }
-        if (i === chunk.length) break;
+        i = stringEnd(chunk, i, escaped);
+        escaped = i < 0;
+        if (i < 0 || i === chunk.length) break;
         inString = false;
         if (depth === LIST) this.#endKey(chunk, i + 1);
         else if (depth === ITEM || depth === METADATA) this.#endString(chunk, depth, i + 1);
@@ -269,4 +264,38 @@ function equalAt(chunk: Buffer, start: number, end: number, expected: Buffer): b
   if (end - start !== expected.length) return false;
   for (let i = 0; i < expected.length; i++) if (chunk[start + i] !== expected[i]) return false;
   return true;
+}
+
+/** How many bytes of a string {@link stringEnd} reads one by one before it jumps with indexOf. */
+const SHORT_STRING = 24;
+
+/**
+ * Where the string read from `from` ends in `chunk` (its closing quote); `chunk.length` when it
+ * goes on in the next chunk, -1 when it does so in an open escape. `escaped` says the byte at
+ * `from` is escaped. Most strings are a few bytes, shorter than an indexOf call costs, so the
+ * first bytes are read one by one; a longer string is crossed by indexOf from quote to quote, a
+ * quote being escaped when an odd run of backslashes stands before it.
+ */
+function stringEnd(chunk: Buffer, from: number, escaped: boolean): number {
+  const short = Math.min(chunk.length, from + SHORT_STRING);
+  let i = from;
+  let open = escaped;
+  for (; i < short; i++) {
+    const byte = chunk[i] as number;
+    if (open) open = false;
+    else if (byte === BACKSLASH) open = true;
+    else if (byte === QUOTE) return i;
+  }
+  if (i === chunk.length) return open ? -1 : i;
+  // From `clean` on no byte is escaped by what came before it.
+  let clean = open ? i + 1 : i;
+  for (;;) {
+    const quote = chunk.indexOf(QUOTE, clean);
+    const end = quote < 0 ? chunk.length : quote;
+    let backslashes = 0;
+    while (end - backslashes - 1 >= clean && chunk[end - backslashes - 1] === BACKSLASH) backslashes++;
+    if (quote < 0) return backslashes % 2 === 1 ? -1 : chunk.length;
+    if (backslashes % 2 === 0) return quote;
+    clean = quote + 1;
+  }
 }

@@ -21,6 +21,11 @@ describe('ListBodyParser', () => {
       { metadata: { name: 'a', annotations: { tricky: 'x"}]{[\\', 'ends-in-backslash': 'c:\\' } } },
       { metadata: { name: 'b' }, data: { text: 'é€😀 and "quotes" \\" \\\\"', nested: '[[{}]]' } },
       { metadata: { name: 'c', labels: { items: 'not the list' } }, data: {} },
+      // Longer than the bytes read one by one: crossed by indexOf, escapes and all.
+      {
+        metadata: { name: 'd' },
+        data: { long: `${'a'.repeat(40)}"${'b'.repeat(30)}\\"}${'c'.repeat(50)}\\` },
+      },
     ],
   };
   const body = Buffer.from(JSON.stringify(list));
