@@ -5,6 +5,8 @@ export interface CacheRunResult {
   readonly syncSeconds: number;
   /** From creating the cache to the moment the informer had synced, to the millisecond. */
   readonly hasSyncedSeconds: number;
+  /** CPU time (user + system, all threads) the process spent from creating the cache to synced. */
+  readonly syncCpuSeconds: number;
   /** Live heap after a forced GC with the cache synced, minus before the cache existed, per object. */
   readonly heapBytesPerObject: number;
   /** Resident set after that GC, minus before the cache existed, per object. */

@@ -66,6 +66,7 @@ console.log(`${values.rounds} rounds, medians; load average ${loadBefore} before
 table([
   ['to synced', 'hasSyncedSeconds', s],
   ['to the cache wait returning', 'syncSeconds', s],
+  ['CPU to synced', 'syncCpuSeconds', s],
   ['heap per cached object', 'heapBytesPerObject', kib],
   ['RSS per cached object', 'rssBytesPerObject', kib],
 ]);

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -31,6 +32,7 @@ type result struct {
 	Objects             int     `json:"objects"`
 	SyncSeconds         float64 `json:"syncSeconds"`
 	HasSyncedSeconds    float64 `json:"hasSyncedSeconds"`
+	SyncCPUSeconds      float64 `json:"syncCpuSeconds"`
 	HeapBytesPerObject  float64 `json:"heapBytesPerObject"`
 	RssBytesPerObject   float64 `json:"rssBytesPerObject"`
 	AllocBytesPerObject float64 `json:"allocBytesPerObject"`
@@ -46,6 +48,15 @@ func heapAfterGC() (live uint64, allocated uint64) {
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc, m.TotalAlloc
+}
+
+// cpuSeconds is the user and system CPU time of the process so far, all threads.
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		fail(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
 
 // procStatus reads one "kB" field of /proc/self/status, in bytes.
@@ -82,6 +93,7 @@ func main() {
 
 	before, allocBefore := heapAfterGC()
 	rssBefore := procStatus("VmRSS")
+	cpuBefore := cpuSeconds()
 	start := time.Now()
 	// The same transform as the tsoperator cache's default, so both hold the same fields.
 	c, err := cache.New(cfg, cache.Options{
@@ -108,6 +120,7 @@ func main() {
 		fail(fmt.Errorf("cache did not sync"))
 	}
 	synced := time.Since(start)
+	syncCPU := cpuSeconds() - cpuBefore
 	for hasSynced.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -132,6 +145,7 @@ func main() {
 		Objects:             objects,
 		SyncSeconds:         synced.Seconds(),
 		HasSyncedSeconds:    time.Duration(hasSynced.Load()).Seconds(),
+		SyncCPUSeconds:      syncCPU,
 		HeapBytesPerObject:  float64(after-before) / float64(objects),
 		RssBytesPerObject:   (rssAfter - rssBefore) / float64(objects),
 		AllocBytesPerObject: float64(atSync.TotalAlloc-allocBefore) / float64(objects),
