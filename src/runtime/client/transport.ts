@@ -87,7 +87,8 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
       opts: {
         method,
         protocol: server.protocol,
-        hostname: server.hostname,
+        // An IPv6 host is bracketed in a URL, and must not be when given to the resolver.
+        hostname: server.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: server.port,
         path: basePath + path,
         headers: withAuth,
@@ -231,36 +232,47 @@ function agentPool(
 ): { for(cert: ClientCertificate | undefined): HttpAgent } {
   let agent: HttpAgent | undefined;
   let agentCert: ClientCertificate | undefined;
-  // A proxy-url is tunnelled through; else HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply, as in client-go.
+  // A proxy-url is tunnelled through. HTTPS_PROXY and NO_PROXY are not applied: Node's reading of
+  // them differs from Go's (it proxies loopback, and ignores CIDRs in NO_PROXY), which would send
+  // in-cluster and envtest traffic to a proxy that client-go would bypass.
   const proxyEnv = config.proxyUrl
     ? { HTTPS_PROXY: config.proxyUrl, HTTP_PROXY: config.proxyUrl }
-    : process.env;
+    : undefined;
   return {
     for(cert) {
-      if (agent && agentCert === cert) return agent;
+      // An exec plugin rerun gives a new object with the same certificate: only a change rotates.
+      if (agent && (agentCert === cert || (agentCert?.cert === cert?.cert && agentCert?.key === cert?.key))) {
+        return agent;
+      }
       agent?.destroy();
       agentCert = cert;
       agent = secure
         ? new HttpsAgent({
             keepAlive: true,
-            proxyEnv,
+            ...(proxyEnv ? { proxyEnv } : {}),
             ...(config.ca ? { ca: config.ca } : {}),
             ...(cert ? { cert: cert.cert, key: cert.key } : {}),
             ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
             rejectUnauthorized: !config.insecureSkipTlsVerify,
           })
-        : new HttpAgent({ keepAlive: true, proxyEnv });
+        : new HttpAgent({ keepAlive: true, ...(proxyEnv ? { proxyEnv } : {}) });
       return agent;
     },
   };
 }
 
 function impersonationHeaders(config: RestConfig): OutgoingHttpHeaders {
-  if (!config.impersonate) return {};
-  return {
-    'impersonate-user': config.impersonate.user,
-    ...(config.impersonate.groups.length > 0 ? { 'impersonate-group': [...config.impersonate.groups] } : {}),
-  };
+  const who = config.impersonate;
+  if (!who) return {};
+  const headers: OutgoingHttpHeaders = {};
+  if (who.user) headers['impersonate-user'] = who.user;
+  if (who.groups.length > 0) headers['impersonate-group'] = [...who.groups];
+  if (who.uid) headers['impersonate-uid'] = who.uid;
+  for (const [key, values] of Object.entries(who.extra)) {
+    // Header names are case-insensitive, so the key is percent-encoded as client-go encodes it.
+    headers[`impersonate-extra-${encodeURIComponent(key)}`] = [...values];
+  }
+  return headers;
 }
 
 async function readBody(res: IncomingMessage): Promise<string> {

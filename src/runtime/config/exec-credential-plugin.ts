@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Clock } from '../clock/clock.ts';
 import type { KubeconfigExec } from './kubeconfig-file.ts';
 import { KubeconfigError } from './kubeconfig-file.ts';
@@ -46,11 +47,13 @@ export function execCredentials(
     async get(signal?: AbortSignal): Promise<RequestCredentials> {
       if (valid(issued)) return issued.credentials;
       // One run serves every waiting request; a request that gives up stops waiting, not the run.
-      running ??= runPlugin(exec, cluster).finally(() => {
-        running = undefined;
-      });
-      issued = await untilAborted(running, signal);
-      return issued.credentials;
+      // The run keeps its answer even when every request waiting for it gave up first.
+      running ??= runPlugin(exec, cluster)
+        .then((answer) => (issued = answer))
+        .finally(() => {
+          running = undefined;
+        });
+      return (await untilAborted(running, signal)).credentials;
     },
     rejected(used: RequestCredentials): void {
       if (issued?.credentials === used) issued = undefined;
@@ -59,6 +62,7 @@ export function execCredentials(
 }
 
 function checkExecConfig(exec: KubeconfigExec, where: string): void {
+  if (!exec.command) throw new KubeconfigError(`${where}: the user's exec plugin has no command`);
   if (!SUPPORTED_API_VERSIONS.includes(exec.apiVersion)) {
     throw new KubeconfigError(
       `${where}: exec plugin apiVersion "${exec.apiVersion}" is not supported: use ${SUPPORTED_API_VERSIONS.join(' or ')}`,
@@ -123,6 +127,18 @@ async function runPlugin(exec: KubeconfigExec, cluster: ExecClusterInfo): Promis
   return issuedFrom(stdout, exec);
 }
 
+/** A pair TLS cannot use is a failed run, as client-go's X509KeyPair check makes it, not a cached credential. */
+function checkKeyPair(cert: string, key: string, fail: (what: string) => Error): void {
+  try {
+    const certificate = new X509Certificate(cert);
+    if (!certificate.checkPrivateKey(createPrivateKey(key))) throw new Error('the key does not match');
+  } catch (err) {
+    throw fail(
+      `printed a client certificate and key TLS cannot use: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
 function issuedFrom(stdout: string, exec: KubeconfigExec): Issued {
   const fail = (what: string): Error => new Error(`exec plugin ${exec.command}: ${what}`);
   let doc: unknown;
@@ -145,6 +161,7 @@ function issuedFrom(stdout: string, exec: KubeconfigExec): Issued {
   if (!token && !(cert && key)) throw fail('printed neither a token nor a client certificate and key');
   if ((cert === '') !== (key === ''))
     throw fail('printed a client certificate without its key, or a key without its certificate');
+  if (cert) checkKeyPair(cert, key, fail);
   const expiry =
     typeof status['expirationTimestamp'] === 'string' ? Date.parse(status['expirationTimestamp']) : undefined;
   if (Number.isNaN(expiry))

@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { load } from 'js-yaml';
 
-/** A cluster entry of a kubeconfig file, with paths made absolute. */
+/**
+ * A cluster entry of a kubeconfig file, with paths made absolute. Only the entries the chosen
+ * context uses must be complete (as clientcmd checks them): a half-set cluster elsewhere in
+ * ~/.kube/config does not stop the loading.
+ */
 export interface KubeconfigCluster {
-  readonly server: string;
+  readonly server?: string;
   readonly certificateAuthority?: string;
   readonly certificateAuthorityData?: string;
   readonly insecureSkipTlsVerify?: boolean;
@@ -17,6 +21,7 @@ export interface KubeconfigCluster {
 /** An exec credential plugin (client.authentication.k8s.io). */
 export interface KubeconfigExec {
   readonly apiVersion: string;
+  /** Empty when the kubeconfig gives none: refused when the user is used. */
   readonly command: string;
   readonly args: readonly string[];
   readonly env: readonly { readonly name: string; readonly value: string }[];
@@ -40,6 +45,9 @@ export interface KubeconfigUser {
   /** Impersonate this user (`as`) and these groups (`as-groups`). */
   readonly impersonate?: string;
   readonly impersonateGroups: readonly string[];
+  readonly impersonateUid?: string;
+  /** `as-user-extra`: extra fields of the impersonated user. */
+  readonly impersonateExtra: Readonly<Record<string, readonly string[]>>;
   /** The name of a legacy auth-provider (oidc, gcp, azure), which is refused with what to use. */
   readonly authProvider?: string;
 }
@@ -117,7 +125,6 @@ class FieldReader {
 
   cluster(c: Fields, at: string): KubeconfigCluster {
     const server = this.string(c, 'server', at);
-    if (!server) throw this.error(`${at}.server`, 'is required');
     const ext = this.namedExtension(c, at);
     return {
       server,
@@ -163,6 +170,8 @@ class FieldReader {
         if (typeof g !== 'string') throw this.error(`${at}.as-groups[${i}]`, 'must be a string');
         return g;
       }),
+      impersonateUid: this.string(u, 'as-uid', at),
+      impersonateExtra: this.extra(u, at),
       exec,
       authProvider: providerTokenFile === undefined ? providerName : undefined,
     };
@@ -177,8 +186,7 @@ class FieldReader {
   }
 
   exec(e: Fields, at: string): KubeconfigExec {
-    const command = this.string(e, 'command', at);
-    if (!command) throw this.error(`${at}.command`, 'is required');
+    const command = this.string(e, 'command', at) ?? '';
     const args = this.list(e, 'args', at).map((a, i) => {
       if (typeof a !== 'string') throw this.error(`${at}.args[${i}]`, 'must be a string');
       return a;
@@ -200,6 +208,21 @@ class FieldReader {
       provideClusterInfo: this.boolean(e, 'provideClusterInfo', at) ?? false,
       interactiveMode: this.string(e, 'interactiveMode', at),
     };
+  }
+
+  extra(u: Fields, at: string): Record<string, string[]> {
+    const raw = u['as-user-extra'];
+    if (raw === undefined || raw === null) return {};
+    const extra = this.object(raw, `${at}.as-user-extra`);
+    return Object.fromEntries(
+      Object.keys(extra).map((key) => [
+        key,
+        this.list(extra, key, `${at}.as-user-extra`).map((v, i) => {
+          if (typeof v !== 'string') throw this.error(`${at}.as-user-extra.${key}[${i}]`, 'must be a string');
+          return v;
+        }),
+      ]),
+    );
   }
 
   /** `name`/`<inner>` entries of a list, as kubeconfig lists clusters, users and contexts. */

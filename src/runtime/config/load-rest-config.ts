@@ -44,17 +44,15 @@ export function loadRestConfig(options: LoadRestConfigOptions = {}): RestConfig 
   if (listed.length > 0) {
     // As kubectl: files of KUBECONFIG that do not exist are skipped.
     const present = listed.filter((f) => existsSync(f));
-    if (present.length === 0)
-      throw new KubeconfigError(`none of the files in KUBECONFIG exists: ${listed.join(delimiter)}`);
-    return fromFiles(present);
+    if (present.length > 0) return fromFiles(present);
   }
+  // As controller-runtime: in a pod, the service account, whatever context was asked for.
   const inCluster = inClusterConfig(clock, env, options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR);
-  if (inCluster) {
-    if (options.context)
-      throw new KubeconfigError(
-        `context "${options.context}" was asked for, but there is no kubeconfig: running in-cluster`,
-      );
-    return inCluster;
+  if (inCluster) return inCluster;
+  if (listed.length > 0) {
+    throw new KubeconfigError(
+      `none of the files in KUBECONFIG exists (${listed.join(delimiter)}), and this is not a pod`,
+    );
   }
   const home = join(env['HOME'] ?? homedir(), '.kube', 'config');
   if (existsSync(home)) return fromFiles([home]);

@@ -40,7 +40,9 @@ export function restConfigFromKubeconfig(config: Kubeconfig, clock: Clock, conte
     throw new KubeconfigError(
       `${where}: context "${contextName}" names cluster "${ctx.cluster}", which it does not define`,
     );
-  const user: KubeconfigUser | undefined = ctx.user ? config.users.get(ctx.user) : { impersonateGroups: [] };
+  const user: KubeconfigUser | undefined = ctx.user
+    ? config.users.get(ctx.user)
+    : { impersonateGroups: [], impersonateExtra: {} };
   if (!user)
     throw new KubeconfigError(
       `${where}: context "${contextName}" names user "${ctx.user}", which it does not define`,
@@ -52,10 +54,14 @@ export function restConfigFromKubeconfig(config: Kubeconfig, clock: Clock, conte
       `${at}: insecure-skip-tls-verify and a certificate authority together: drop one`,
     );
   }
-  const clientCertificate = clientCertificateOf(user, at);
-  const credentials = credentialsOf(user, cluster, ca, clock, at);
+  const server = serverOf(cluster, at);
+  // As clientcmd: who the user is goes only to a server reached over TLS, never in clear text.
+  const identified = server.startsWith('https:');
+  const clientCertificate = identified ? clientCertificateOf(user, at) : undefined;
+  const credentials = identified ? credentialsOf(user, cluster, ca, clientCertificate, clock, at) : undefined;
+  const impersonate = identified ? impersonationOf(user) : undefined;
   return {
-    server: serverOf(cluster, at),
+    server,
     namespace: ctx.namespace ?? 'default',
     ...(ca ? { ca } : {}),
     ...(clientCertificate ? { clientCertificate } : {}),
@@ -63,22 +69,43 @@ export function restConfigFromKubeconfig(config: Kubeconfig, clock: Clock, conte
     ...(cluster.tlsServerName ? { tlsServerName: cluster.tlsServerName } : {}),
     ...(cluster.proxyUrl ? { proxyUrl: proxyUrlOf(cluster.proxyUrl, at) } : {}),
     ...(credentials ? { credentials } : {}),
-    ...(user.impersonate ? { impersonate: { user: user.impersonate, groups: user.impersonateGroups } } : {}),
+    ...(impersonate ? { impersonate } : {}),
     source: `context ${contextName} of ${config.files.join(':')}`,
   };
 }
 
 function serverOf(cluster: KubeconfigCluster, at: string): string {
+  if (!cluster.server) throw new KubeconfigError(`${at}: its cluster has no server`);
+  // As client-go's DefaultServerURL: a server without a scheme is https.
+  const server = /^[a-z][a-z0-9+.-]*:\/\//i.test(cluster.server)
+    ? cluster.server
+    : `https://${cluster.server}`;
   try {
-    const url = new URL(cluster.server);
+    const url = new URL(server);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)');
-    return cluster.server.replace(/\/$/, '');
+    return server.replace(/\/$/, '');
   } catch {
     throw new KubeconfigError(`${at}: server "${cluster.server}" is not an https:// URL`);
   }
 }
 
+function impersonationOf(user: KubeconfigUser): RestConfig['impersonate'] {
+  const hasExtra = Object.keys(user.impersonateExtra).length > 0;
+  if (!user.impersonate && !user.impersonateUid && user.impersonateGroups.length === 0 && !hasExtra)
+    return undefined;
+  return {
+    user: user.impersonate ?? '',
+    groups: user.impersonateGroups,
+    ...(user.impersonateUid ? { uid: user.impersonateUid } : {}),
+    extra: user.impersonateExtra,
+  };
+}
+
 function proxyUrlOf(proxyUrl: string, at: string): string {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major === 24 && minor < 5) {
+    throw new KubeconfigError(`${at}: proxy-url needs Node 24.5 or later (this is ${process.versions.node})`);
+  }
   const scheme = /^([a-z0-9+.-]+):/i.exec(proxyUrl)?.[1]?.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') {
     throw new KubeconfigError(
@@ -118,13 +145,16 @@ function credentialsOf(
   user: KubeconfigUser,
   cluster: KubeconfigCluster,
   ca: string | undefined,
+  clientCertificate: ClientCertificate | undefined,
   clock: Clock,
   at: string,
 ): Credentials | undefined {
   if (user.authProvider !== undefined) {
-    throw new KubeconfigError(
-      `${at}: auth-provider "${user.authProvider}" was removed from Kubernetes clients; use its exec plugin instead (kubelogin for oidc and azure, gke-gcloud-auth-plugin for gcp)`,
-    );
+    const instead =
+      user.authProvider === 'oidc'
+        ? 'the oidc auth-provider is not supported: use the kubelogin exec plugin (kubectl oidc-login), which also refreshes the token'
+        : `auth-provider "${user.authProvider}" was removed from Kubernetes clients: use its exec plugin (kubelogin for azure, gke-gcloud-auth-plugin for gcp)`;
+    throw new KubeconfigError(`${at}: ${instead}`);
   }
   if (user.username !== undefined || user.password !== undefined) {
     throw new KubeconfigError(
@@ -132,15 +162,17 @@ function credentialsOf(
     );
   }
   // As client-go: a token file wins over an inline token, and a static token over an exec plugin.
-  if (user.tokenFile) return tokenFileCredentials(user.tokenFile, clock);
+  if (user.tokenFile) return tokenFileCredentials(user.tokenFile, clock, user.token);
   if (user.token) return staticCredentials(`Bearer ${user.token}`);
+  // As client-go: an exec plugin is not run for a user that has a client certificate of its own.
+  if (clientCertificate) return undefined;
   if (user.exec) return execCredentials(user.exec, execClusterInfo(cluster, ca), clock, at);
   return undefined;
 }
 
 function execClusterInfo(cluster: KubeconfigCluster, ca: string | undefined): ExecClusterInfo {
   return {
-    server: cluster.server,
+    server: cluster.server ?? '',
     ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
     ...(cluster.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
     ...(ca ? { 'certificate-authority-data': Buffer.from(ca).toString('base64') } : {}),

@@ -40,8 +40,16 @@ export interface RestConfig {
   /** An http(s) proxy to tunnel through (CONNECT). */
   readonly proxyUrl?: string;
   readonly credentials?: Credentials;
-  /** Act as this user and these groups (the kubeconfig's `as` and `as-groups`); needs `impersonate` rights. */
-  readonly impersonate?: { readonly user: string; readonly groups: readonly string[] };
+  /**
+   * Act as another identity (the kubeconfig's `as`, `as-groups`, `as-uid`, `as-user-extra`), which
+   * needs `impersonate` rights.
+   */
+  readonly impersonate?: {
+    readonly user: string;
+    readonly groups: readonly string[];
+    readonly uid?: string;
+    readonly extra: Readonly<Record<string, readonly string[]>>;
+  };
   /** Where this came from, for messages: `context kind-dev of ~/.kube/config`, `in-cluster`. */
   readonly source: string;
 }

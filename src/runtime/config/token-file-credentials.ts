@@ -9,9 +9,9 @@ export const TOKEN_FILE_REFRESH_MS = 60_000;
  * A bearer token read from a file and read again every minute, and at once after a 401: a
  * projected service account token is rotated by the kubelet (hourly by default) in place. A read
  * that fails keeps the last token, as client-go does, so a file replaced mid-read costs nothing;
- * the first read must succeed.
+ * the first read must succeed, unless `fallbackToken` (the kubeconfig's inline token) is given.
  */
-export function tokenFileCredentials(path: string, clock: Clock): Credentials {
+export function tokenFileCredentials(path: string, clock: Clock, fallbackToken?: string): Credentials {
   let current: { readonly credentials: RequestCredentials; readonly readAt: number } | undefined;
   let reading: Promise<RequestCredentials> | undefined;
 
@@ -24,6 +24,8 @@ export function tokenFileCredentials(path: string, clock: Clock): Credentials {
       return credentials;
     } catch (err) {
       if (current) return current.credentials;
+      // As client-go: an inline token beside the file is used while the file cannot be read.
+      if (fallbackToken) return { authorization: `Bearer ${fallbackToken}` };
       throw new Error(`token file ${path}: ${err instanceof Error ? err.message : String(err)}`, {
         cause: err,
       });

@@ -202,15 +202,32 @@ describe('kubeconfig forms against a real API server', () => {
     );
   });
 
-  it('sends a token, and impersonates the user the kubeconfig names with `as`', async () => {
+  it('sends a token, and impersonates the user, groups, uid and extra the kubeconfig names', async () => {
     const path = await writeConfig('token', { token: tokenOf('alice') });
     assert.equal(await whoAmI(loadRestConfig({ kubeconfig: path })), serviceAccountUser('alice'));
     const impersonating = await writeConfig('as', {
       'client-certificate-data': b64(files.certPem),
       'client-key-data': b64(files.keyPem),
       as: serviceAccountUser('bob'),
+      'as-groups': ['system:authenticated', 'team-b'],
+      'as-uid': 'uid-of-bob',
+      'as-user-extra': { 'example.org/team': ['b'] },
     });
-    assert.equal(await whoAmI(loadRestConfig({ kubeconfig: impersonating })), serviceAccountUser('bob'));
+    const review = await transportFor(loadRestConfig({ kubeconfig: impersonating })).request<{
+      status: {
+        userInfo: { username: string; uid: string; groups: string[]; extra: Record<string, string[]> };
+      };
+    }>({
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    assert.deepEqual(review.status.userInfo, {
+      username: serviceAccountUser('bob'),
+      uid: 'uid-of-bob',
+      groups: ['system:authenticated', 'team-b'],
+      extra: { 'example.org/team': ['b'] },
+    });
   });
 
   it('re-reads a tokenFile every minute, and at once after the server rejects the token', async () => {

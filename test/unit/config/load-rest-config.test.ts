@@ -82,7 +82,7 @@ describe('loadRestConfig', () => {
     assertRefused(() => loadRestConfig({ kubeconfig: join(dir, 'nope') }), /kubeconfig .*nope: no such file/);
     assertRefused(
       () => loadRestConfig({ env: { KUBECONFIG: `${join(dir, 'a')}:${join(dir, 'b')}` } }),
-      /none of the files in KUBECONFIG exists/,
+      /none of the files in KUBECONFIG exists .*, and this is not a pod/,
     );
   });
 
@@ -114,8 +114,10 @@ describe('loadRestConfig', () => {
     const provider = await file('auth-provider', config({ 'auth-provider': { name: 'oidc', config: {} } }));
     assertRefused(
       () => loadRestConfig({ kubeconfig: provider }),
-      /auth-provider "oidc" .* use its exec plugin instead \(kubelogin/,
+      /oidc auth-provider is not supported: use the kubelogin exec plugin/,
     );
+    const gcp = await file('auth-provider-gcp', config({ 'auth-provider': { name: 'gcp' } }));
+    assertRefused(() => loadRestConfig({ kubeconfig: gcp }), /"gcp" was removed .* gke-gcloud-auth-plugin/);
     const basic = await file('basic', config({ username: 'u', password: 'p' }));
     assertRefused(() => loadRestConfig({ kubeconfig: basic }), /no longer take basic authentication/);
     const socks = await file('socks', config({ token: 't' }, { 'proxy-url': 'socks5://127.0.0.1:1080' }));
@@ -149,6 +151,51 @@ describe('loadRestConfig', () => {
     );
     const half = await file('half-cert', config({ 'client-certificate-data': ca }));
     assertRefused(() => loadRestConfig({ kubeconfig: half }), /needs both client-certificate and client-key/);
+  });
+
+  it('falls back to the pod when no file of KUBECONFIG exists, as controller-runtime does', async () => {
+    const mount = join(dir, 'sa-fallback');
+    await mkdir(mount);
+    await writeFile(join(mount, 'token'), 'pod');
+    const env = {
+      KUBECONFIG: join(dir, 'stale'),
+      KUBERNETES_SERVICE_HOST: '10.0.0.1',
+      KUBERNETES_SERVICE_PORT: '443',
+    };
+    assert.equal(loadRestConfig({ env, serviceAccountDir: mount, context: 'any' }).source, 'in-cluster');
+  });
+
+  it('checks only the entries the context uses, and reads a server without a scheme as https', async () => {
+    const path = await file(
+      'half-set',
+      dump({
+        clusters: [
+          { name: 'unfinished', cluster: { 'insecure-skip-tls-verify': true } },
+          { name: 'c', cluster: { server: 'api.example:6443' } },
+        ],
+        users: [
+          { name: 'broken', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1' } } },
+          { name: 'u', user: { token: 't' } },
+        ],
+        contexts: [
+          { name: 'main', context: { cluster: 'c', user: 'u' } },
+          { name: 'other', context: { cluster: 'unfinished', user: 'broken' } },
+        ],
+        'current-context': 'main',
+      }),
+    );
+    assert.equal(loadRestConfig({ kubeconfig: path }).server, 'https://api.example:6443');
+    assertRefused(() => loadRestConfig({ kubeconfig: path, context: 'other' }), /its cluster has no server/);
+  });
+
+  it('sends no identity to a plain http server, as clientcmd', async () => {
+    const path = await file(
+      'plain-http',
+      config({ token: 't', as: 'someone' }, { server: 'http://127.0.0.1:8080' }),
+    );
+    const plain = loadRestConfig({ kubeconfig: path });
+    assert.equal(plain.credentials, undefined);
+    assert.equal(plain.impersonate, undefined);
   });
 
   it('reads a client-node KubeConfig through its exported kubeconfig, once per object', () => {
