@@ -52,7 +52,7 @@ const FLAGS = {
   kubeconfig: {
     type: 'string',
     default: '',
-    help: 'Path to a kubeconfig. Default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account.',
+    help: 'Path to a kubeconfig. Default: $KUBECONFIG, then the in-cluster service account, then ~/.kube/config.',
   },
   'metrics-bind-address': {
     type: 'string',

@@ -6,8 +6,14 @@
  * http://www.apache.org/licenses/LICENSE-2.0
  */
 
-import { KubeConfig } from '@kubernetes/client-node';
-import { Manager, WebhookServer, createLogger } from './runtime/index.ts';
+import {
+  KubeconfigError,
+  Manager,
+  WebhookServer,
+  createLogger,
+  loadRestConfig,
+  type RestConfig,
+} from './runtime/index.ts';
 import { consoleEncoder } from './console-encoder.ts';
 import { managerFlagsOrExit } from './manager-flags.ts';
 import { CaptainReconciler } from './controllers/captain.controller.ts';
@@ -30,7 +36,7 @@ const logger = createLogger({
 });
 
 const mgr = await Manager.create({
-  ...(flags.kubeconfig ? { kubeConfig: kubeConfigFrom(flags.kubeconfig) } : {}),
+  kubeConfig: restConfigOrExit(flags.kubeconfig),
   ...(flags.metricsBindAddress ? { metricsBindAddress: flags.metricsBindAddress } : {}),
   metricsSecure: flags.metricsSecure,
   metricsCertPath: flags.metricsCertPath,
@@ -70,13 +76,14 @@ try {
   process.exit(1);
 }
 
-function kubeConfigFrom(path: string): KubeConfig {
-  const kubeConfig = new KubeConfig();
+// The API server and identity, found as controller-runtime's GetConfig finds them; a missing or
+// malformed kubeconfig is a usage error, said in one line.
+function restConfigOrExit(kubeconfig: string): RestConfig {
   try {
-    kubeConfig.loadFromFile(path);
+    return loadRestConfig(kubeconfig ? { kubeconfig } : {});
   } catch (err) {
-    process.stderr.write(`--kubeconfig ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (!(err instanceof KubeconfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  return kubeConfig;
 }

@@ -99,8 +99,18 @@ export {
 } from './client/api-error.ts';
 /** Runs a read-modify-write again on Conflict, as client-go's retry.RetryOnConflict. */
 export { retryOnConflict, type RetryOptions } from './client/retry-on-conflict.ts';
-/** How the runtime reaches the API server; `transportFor(kubeConfig)` is the default. */
+/** How the runtime reaches the API server; `transportFor(restConfig)` is the default. */
 export { type Transport, type RestRequest, transportFor } from './client/transport.ts';
+/** Where the API server is and who to be: kubeconfig files, in-cluster, token files, exec plugins. */
+export { loadRestConfig, type LoadRestConfigOptions } from './config/load-rest-config.ts';
+export {
+  type RestConfig,
+  type Credentials,
+  type RequestCredentials,
+  type ClientCertificate,
+} from './config/rest-config.ts';
+export { type RestConfigSource } from './config/rest-config-source.ts';
+export { KubeconfigError } from './config/kubeconfig-file.ts';
 /** The informer cache: shared informers per kind, field indexes, reads of copies. */
 export { Cache, newCache, type CacheOptions, type KindCacheOptions } from './cache/cache.ts';
 /** One kind's shared informer: `addEventHandler`, `hasSynced`, `waitForSync`, `addIndex`. */

@@ -2,7 +2,6 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts';
-import { ApiReader } from '../client/api-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { listInPages, type PageRequest } from '../client/list-pager.ts';
 import type { ObjectList } from '../client/options.ts';
@@ -11,12 +10,22 @@ import type { Transport } from '../client/transport.ts';
 import { systemClock, type Clock } from '../clock/clock.ts';
 import type { Logger } from '../log/logger.ts';
 import { Backoff, type BackoffOptions } from './backoff.ts';
+import { readList } from './list-reader.ts';
+import { isTooLargeResourceVersion } from './too-large-resource-version.ts';
 import { watchEvents } from './watch-events.ts';
 
-/** Where a reflector writes what it lists and watches. */
+/**
+ * Where a reflector writes what it lists and watches. A list is `listStart`, its objects in
+ * batches as they are read, then `listEnd`; a list that fails or starts over (an expired
+ * continue token) is followed by another `listStart`, never by `listEnd`.
+ */
 export interface ReflectorSink {
-  /** The full content of the reflector's scope at `resourceVersion` (after a list). */
-  replace(items: KubernetesObject[], resourceVersion: string): void;
+  /** A list of the reflector's whole scope begins. */
+  listStart(): void;
+  /** Objects of the list, as they are read. */
+  listItems(items: readonly KubernetesObject[]): void;
+  /** The list is complete: it was the full content of the scope at `resourceVersion`. */
+  listEnd(resourceVersion: string): void;
   /** One change, in resourceVersion order. */
   change(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubernetesObject): void;
   /** Every change up to `resourceVersion` has been delivered (after each event and bookmark). */
@@ -34,8 +43,16 @@ export interface ReflectorOptions {
   readonly labelSelector?: string;
   /** Default: none. */
   readonly fieldSelector?: string;
-  /** Objects per list page. Default: 500. */
+  /** Objects per list page, where the server pages (see {@link Reflector}). Default: 500. */
   readonly pageSize?: number;
+  /**
+   * Make the first list a consistent one (the latest state) instead of one from the API server's
+   * watch cache, which may be a moment behind: the client wrote the kind before the informer
+   * existed, so nothing else would make its reads wait for that write. Default: false.
+   */
+  readonly consistentFirstList?: boolean;
+  /** Leave managedFields out of listed objects unparsed, for a sink that strips them anyway. Default: false. */
+  readonly skipManagedFields?: boolean;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -53,10 +70,20 @@ const MIN_HEALTHY_WATCH_MS = 1000;
 const WATCH_DEADLINE_GRACE_MS = 30_000;
 
 /**
- * Lists a kind (paginated), then watches it from the list's resourceVersion with bookmarks,
- * as client-go's Reflector. A watch that ends normally is resumed from the last resourceVersion
- * seen, without a relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered)
- * and retries. It stops only when `signal` aborts.
+ * Lists a kind, then watches it from the list's resourceVersion with bookmarks, as client-go's
+ * Reflector. A watch that ends normally is resumed from the last resourceVersion seen, without a
+ * relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered) and retries.
+ * It stops only when `signal` aborts.
+ *
+ * Lists go where client-go's go. The first asks for resourceVersion 0, which the API server
+ * answers from its watch cache in one response, whatever the page size (the cache ignores
+ * `limit` there), instead of pages read from etcd; a server without a watch cache pages it, and
+ * later lists keep paging. A relist asks for the last resourceVersion seen, in one response (a
+ * `limit` would send it to etcd). A list that resourceVersion is compacted away from (410) or
+ * that the server has not reached yet is made again at the latest state, in pages. The first
+ * list may be a moment older than the latest state: the watch from its resourceVersion brings
+ * everything after it, and the client's reads wait for its own writes (see
+ * `consistentFirstList` for the writes made before the informer existed).
  *
  * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
  * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
@@ -70,8 +97,13 @@ export class Reflector {
     clock: Clock;
   };
   readonly #backoff: Backoff;
-  readonly #api: ApiReader;
-  #resourceVersion: string | undefined;
+  /** The resourceVersion up to which the sink has every change: the last list's, then the last event's. */
+  #resourceVersion = '';
+  #mustList = true;
+  /** The last list or watch said #resourceVersion is compacted away or not reached yet. */
+  #resourceVersionUnavailable = false;
+  /** A list at resourceVersion 0 came in pages: the server has no watch cache for the kind. */
+  #serverPages = false;
   /** 410s since the last watch that delivered something: a second one in a row backs off. */
   #goneInARow = 0;
   #lastError: unknown;
@@ -85,7 +117,6 @@ export class Reflector {
       ...options,
     };
     this.#backoff = new Backoff({ random: this.#o.random, clock: this.#o.clock, ...options.backoff });
-    this.#api = new ApiReader(options.transport);
   }
 
   /** The last list or watch failure, until a list succeeds: what a cache that does not sync reports. */
@@ -97,7 +128,7 @@ export class Reflector {
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        if (this.#resourceVersion === undefined) this.#resourceVersion = await this.#list(signal);
+        if (this.#mustList) await this.#list(signal);
         const healthy = await this.#watch(this.#resourceVersion, signal);
         if (healthy) this.#healthy();
         else await this.#backoff.wait(signal);
@@ -108,7 +139,7 @@ export class Reflector {
             kind: this.#o.kind.kind,
             resourceVersion: this.#resourceVersion,
           });
-          this.#resourceVersion = undefined;
+          this.#mustList = true;
           // 410 again before any event came means the server cannot serve this watch: no list storm.
           if (this.#goneInARow++ > 0) await this.#backoff.wait(signal);
           continue;
@@ -121,17 +152,72 @@ export class Reflector {
   }
 
   /**
-   * A consistent paginated list, handed to the sink whole; returns its resourceVersion. An expired
-   * continue token falls back to one full list, as client-go's pager.
+   * Lists at client-go's resourceVersion (see {@link Reflector}), handing the objects to the sink
+   * as they are read. A resourceVersion the server no longer has or has not reached is listed
+   * again at the latest state.
    */
-  async #list(signal: AbortSignal): Promise<string> {
-    const { kind, namespace, labelSelector, fieldSelector } = this.#o;
-    const fetchPage = (page: PageRequest): Promise<ObjectList<KubernetesObject>> =>
-      this.#api.list(kind, { namespace, labelSelector, fieldSelector, signal, ...page });
-    const { items, resourceVersion } = await listInPages(fetchPage, this.#o.pageSize);
+  async #list(signal: AbortSignal): Promise<void> {
+    let resourceVersion: string;
+    try {
+      resourceVersion = await this.#listAt(this.#relistResourceVersion(), signal);
+    } catch (err) {
+      if (!isGone(err) && !isTooLargeResourceVersion(err)) throw err;
+      this.#resourceVersionUnavailable = true;
+      resourceVersion = await this.#listAt(this.#relistResourceVersion(), signal);
+    }
+    this.#resourceVersionUnavailable = false;
     this.#lastError = undefined;
-    this.#o.sink.replace(items, resourceVersion);
-    return resourceVersion;
+    this.#o.sink.listEnd(resourceVersion);
+    this.#resourceVersion = resourceVersion;
+    this.#mustList = false;
+  }
+
+  /** client-go's relistResourceVersion: '' is the latest state, '0' whatever the watch cache holds. */
+  #relistResourceVersion(): string {
+    if (this.#resourceVersionUnavailable) return '';
+    if (this.#resourceVersion !== '') return this.#resourceVersion;
+    return this.#o.consistentFirstList ? '' : '0';
+  }
+
+  /**
+   * One list at `resourceVersion`, in pages where the server pages: the latest state ('') from
+   * etcd, and everything from a server without a watch cache. Only the first request names the
+   * resourceVersion: continue tokens carry it, and an expired one falls back to a full list of
+   * the latest state, as client-go's pager.
+   */
+  async #listAt(resourceVersion: string, signal: AbortSignal): Promise<string> {
+    const paged = resourceVersion === '' || resourceVersion === '0' || this.#serverPages;
+    const sink = this.#o.sink;
+    let first = true;
+    let pages = 0;
+    const fetchPage = async (page: PageRequest): Promise<ObjectList<KubernetesObject>> => {
+      // Each request without a continue token starts the list over.
+      if (page.continue === undefined) sink.listStart();
+      const query = {
+        ...this.#selectors(),
+        resourceVersion: first ? resourceVersion : undefined,
+        limit: page.limit,
+        continue: page.continue,
+      };
+      first = false;
+      pages++;
+      const path = withQuery(this.#path(), query);
+      const meta = await readList(
+        this.#o.transport,
+        this.#o.kind,
+        path,
+        signal,
+        (items) => sink.listItems(items),
+        {
+          skipManagedFields: this.#o.skipManagedFields ?? false,
+        },
+      );
+      return { items: [], ...meta };
+    };
+    if (!paged) return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
+    const list = await listInPages(fetchPage, this.#o.pageSize);
+    if (resourceVersion === '0' && pages > 1) this.#serverPages = true;
+    return list.resourceVersion;
   }
 
   /**

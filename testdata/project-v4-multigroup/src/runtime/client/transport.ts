@@ -8,7 +8,8 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
+import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
 import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
@@ -49,48 +50,58 @@ export interface Transport {
 }
 
 /**
- * The Transport of a KubeConfig, on node:https with one keep-alive agent. client-node's own fetch
- * clients are not used because its Watch aborts every stream after 30 s of silence and hides the
- * Status body of failed requests; node:https gives the full answer and one connection pool.
+ * The Transport of a RestConfig (or a client-node KubeConfig), on node:https with one keep-alive
+ * agent. client-node's own fetch clients are not used because its Watch aborts every stream after
+ * 30 s of silence and hides the Status body of failed requests; node:https gives the full answer
+ * and one connection pool.
  *
  * Every request but a watch is bounded by `requestTimeoutMs`; a 429 with Retry-After is waited
  * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a kept-alive
  * socket the server has closed goes again on another connection, as Go's transport does; other
- * methods never are, for the server may have seen them.
+ * methods never are, for the server may have seen them. Credentials are asked for before each
+ * request (a token file is re-read, an exec plugin rerun on expiry) and dropped after a 401.
  *
  * @example
  * ```ts
- * const client = newClient({ transport: transportFor(kubeConfig, { requestTimeoutMs: 10_000 }) });
+ * const client = newClient({ transport: transportFor(loadRestConfig(), { requestTimeoutMs: 10_000 }) });
  * ```
  */
-export function transportFor(kubeConfig: KubeConfig, transportOptions: TransportOptions = {}): Transport {
+export function transportFor(source: RestConfigSource, transportOptions: TransportOptions = {}): Transport {
   const o = resolveTransportOptions(transportOptions);
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new Error('The KubeConfig has no current cluster: set its current-context.');
-  const server = new URL(cluster.server);
+  const config = restConfigOf(source);
+  const server = new URL(config.server);
   const secure = server.protocol === 'https:';
-  let agent: HttpAgent | undefined;
+  const basePath = server.pathname.replace(/\/$/, '');
+  const agents = agentPool(config, secure);
+  const impersonation = impersonationHeaders(config);
 
   const options = async (
     method: string,
     path: string,
     headers: OutgoingHttpHeaders,
-  ): Promise<RequestOptions> => {
-    const opts: RequestOptions = { headers: { ...headers } };
-    // Called per request: token providers (exec, OIDC) refresh here.
-    await kubeConfig.applyToHTTPSOptions(opts);
-    // client-node's agent does not keep connections alive; ours does unless a proxy is configured.
-    agent ??= cluster.proxyUrl ? (opts.agent as HttpAgent) : keepAliveAgent(secure, opts);
+    signal: AbortSignal,
+  ): Promise<{ readonly opts: RequestOptions; readonly credentials: RequestCredentials }> => {
+    const credentials = config.credentials ? await config.credentials.get(signal) : NO_CREDENTIALS;
+    const withAuth: OutgoingHttpHeaders = { ...headers, ...impersonation };
+    if (credentials.authorization) withAuth['authorization'] = credentials.authorization;
     return {
-      method,
-      protocol: server.protocol,
-      hostname: server.hostname,
-      port: server.port,
-      path: server.pathname.replace(/\/$/, '') + path,
-      headers: opts.headers,
-      agent,
-      ...(opts.auth ? { auth: opts.auth } : {}),
+      credentials,
+      opts: {
+        method,
+        protocol: server.protocol,
+        // An IPv6 host is bracketed in a URL, and must not be when given to the resolver.
+        hostname: server.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: server.port,
+        path: basePath + path,
+        headers: withAuth,
+        agent: agents.for(credentials.clientCertificate ?? config.clientCertificate),
+      },
     };
+  };
+
+  /** Tells the credentials a 401 came, so the next request gets fresh ones. */
+  const answered = (status: number, credentials: RequestCredentials): void => {
+    if (status === 401) config.credentials?.rejected(credentials);
   };
 
   const send = (opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<Sent> =>
@@ -109,8 +120,12 @@ export function transportFor(kubeConfig: KubeConfig, transportOptions: Transport
     signal: AbortSignal,
   ): Promise<IncomingMessage> => {
     for (let stale = 0; ; stale++) {
-      const sent = await send(await options(method, path, headers), body, signal);
-      if ('res' in sent) return sent.res;
+      const { opts, credentials } = await options(method, path, headers, signal);
+      const sent = await send(opts, body, signal);
+      if ('res' in sent) {
+        answered(sent.res.statusCode ?? 0, credentials);
+        return sent.res;
+      }
       const again =
         stale < o.maxRetries && isIdempotent(method) && isStaleConnection(sent.err, sent.reusedSocket);
       if (!again) throw sent.err;
@@ -206,18 +221,60 @@ interface Answer {
   readonly text: string;
 }
 
-function keepAliveAgent(secure: boolean, tls: RequestOptions): HttpAgent {
-  if (!secure) return new HttpAgent({ keepAlive: true });
-  return new HttpsAgent({
-    keepAlive: true,
-    ...(tls.ca ? { ca: tls.ca } : {}),
-    ...(tls.cert ? { cert: tls.cert } : {}),
-    ...(tls.key ? { key: tls.key } : {}),
-    ...(tls.pfx ? { pfx: tls.pfx } : {}),
-    ...(tls.passphrase ? { passphrase: tls.passphrase } : {}),
-    ...(tls.servername ? { servername: tls.servername } : {}),
-    ...(tls.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: tls.rejectUnauthorized }),
-  });
+const NO_CREDENTIALS: RequestCredentials = {};
+
+/**
+ * The keep-alive agent for the current client certificate. When an exec plugin hands out a new
+ * certificate, the old agent's connections are closed, as client-go's connection rotation does:
+ * they would go on authenticating as the old certificate.
+ */
+function agentPool(
+  config: RestConfig,
+  secure: boolean,
+): { for(cert: ClientCertificate | undefined): HttpAgent } {
+  let agent: HttpAgent | undefined;
+  let agentCert: ClientCertificate | undefined;
+  // A proxy-url is tunnelled through. HTTPS_PROXY and NO_PROXY are not applied: Node's reading of
+  // them differs from Go's (it proxies loopback, and ignores CIDRs in NO_PROXY), which would send
+  // in-cluster and envtest traffic to a proxy that client-go would bypass.
+  const proxyEnv = config.proxyUrl
+    ? { HTTPS_PROXY: config.proxyUrl, HTTP_PROXY: config.proxyUrl }
+    : undefined;
+  return {
+    for(cert) {
+      // An exec plugin rerun gives a new object with the same certificate: only a change rotates.
+      if (agent && (agentCert === cert || (agentCert?.cert === cert?.cert && agentCert?.key === cert?.key))) {
+        return agent;
+      }
+      agent?.destroy();
+      agentCert = cert;
+      agent = secure
+        ? new HttpsAgent({
+            keepAlive: true,
+            ...(proxyEnv ? { proxyEnv } : {}),
+            ...(config.ca ? { ca: config.ca } : {}),
+            ...(cert ? { cert: cert.cert, key: cert.key } : {}),
+            ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
+            rejectUnauthorized: !config.insecureSkipTlsVerify,
+          })
+        : new HttpAgent({ keepAlive: true, ...(proxyEnv ? { proxyEnv } : {}) });
+      return agent;
+    },
+  };
+}
+
+function impersonationHeaders(config: RestConfig): OutgoingHttpHeaders {
+  const who = config.impersonate;
+  if (!who) return {};
+  const headers: OutgoingHttpHeaders = {};
+  if (who.user) headers['impersonate-user'] = who.user;
+  if (who.groups.length > 0) headers['impersonate-group'] = [...who.groups];
+  if (who.uid) headers['impersonate-uid'] = who.uid;
+  for (const [key, values] of Object.entries(who.extra)) {
+    // Header names are case-insensitive, so the key is percent-encoded as client-go encodes it.
+    headers[`impersonate-extra-${encodeURIComponent(key)}`] = [...values];
+  }
+  return headers;
 }
 
 async function readBody(res: IncomingMessage): Promise<string> {
@@ -228,8 +285,8 @@ async function readBody(res: IncomingMessage): Promise<string> {
 
 /**
  * A `Date` is written as metav1.Time is, RFC 3339 to the second (`Date.toJSON` adds milliseconds,
- * which Go clients parse but kubectl and controller-runtime never write). client-node's
- * V1MicroTime, a Date subclass, keeps its own microsecond format.
+ * which Go clients parse but kubectl and controller-runtime never write). The runtime's
+ * MicroTimeDate, a Date subclass, keeps its own microsecond format.
  */
 function kubernetesTime(this: unknown, key: string, value: unknown): unknown {
   const raw = (this as Record<string, unknown>)[key];

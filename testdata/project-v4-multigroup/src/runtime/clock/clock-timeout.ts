@@ -24,11 +24,18 @@ export interface ClockTimeout {
  * }
  * ```
  */
+/**
+ * The reason the inner timer is aborted with when cleared. `abort()` without one builds a
+ * DOMException, stack trace included: with a deadline on every request, that was 4 % of an
+ * operator's CPU.
+ */
+const CLEARED = new Error('timeout cleared');
+
 export function clockTimeout(clock: Clock, ms: number, reason?: () => unknown): ClockTimeout {
   const expiry = new AbortController();
   const timer = new AbortController();
   void clock.sleep(ms, timer.signal).then(() => {
     if (!timer.signal.aborted) expiry.abort(reason?.());
   });
-  return { signal: expiry.signal, clear: () => timer.abort() };
+  return { signal: expiry.signal, clear: () => timer.abort(CLEARED) };
 }

@@ -6,7 +6,8 @@ import type { SharedInformer } from '../cache/informer.ts';
 import { newClient, type Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
-import { transportFor } from '../client/transport.ts';
+import { transportFor, type Transport } from '../client/transport.ts';
+import type { RestConfig } from '../config/rest-config.ts';
 import { ControllerBuilder } from '../builder/controller-builder.ts';
 import { Controller } from '../controller/controller.ts';
 import type { ControllerOptions } from '../controller/controller-options.ts';
@@ -74,6 +75,8 @@ export class Manager {
   #leaseLost = false;
   /** The group running the controllers, while they run. */
   #group: ControllerGroup | undefined;
+  /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
+  readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
   #probeServer: RunningServer | undefined;
 
@@ -86,6 +89,7 @@ export class Manager {
       requestTimeoutMs: options.requestTimeout,
       clock: options.clock,
     });
+    this.#transport = transport;
     this.cache = newCache({
       transport,
       logger: options.logger.child({ component: 'cache' }),
@@ -108,8 +112,8 @@ export class Manager {
     return new Manager(resolveManagerOptions(options));
   }
 
-  /** The KubeConfig the manager talks to the API server with. */
-  get kubeConfig(): ManagerOptions['kubeConfig'] {
+  /** The RestConfig the manager talks to the API server with. */
+  get kubeConfig(): RestConfig {
     return this.#options.kubeConfig;
   }
 
@@ -185,7 +189,7 @@ export class Manager {
     try {
       servers = await this.#startServers();
       if (this.#options.checkPermissions)
-        await checkPermissions(this.#options.kubeConfig, this.#requiredPermissions());
+        await checkPermissions(this.#transport, this.#requiredPermissions());
       const { leaderElection, warmup } = this.#options;
       if (!leaderElection || warmup) {
         if (!(await this.#syncCaches(caches.signal, shutdown))) return;
@@ -302,14 +306,14 @@ export class Manager {
   }
 
   #metricsServing(): MetricsServerOptions {
-    const { registry, metricsSecure, enableHttp2, metricsCertPath, kubeConfig, clock } = this.#options;
+    const { registry, metricsSecure, enableHttp2, metricsCertPath, clock } = this.#options;
     const { metricsCertName, metricsCertKey } = this.#options;
     return {
       registry,
       secure: metricsSecure,
       enableHttp2,
       logger: this.logger.child({ component: 'metrics' }),
-      auth: { transport: transportFor(kubeConfig), clock },
+      auth: { transport: this.#transport, clock },
       ...(metricsCertPath
         ? { certPath: metricsCertPath, certName: metricsCertName, keyName: metricsCertKey }
         : {}),

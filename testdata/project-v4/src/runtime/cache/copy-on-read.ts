@@ -6,7 +6,8 @@
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) deepFreeze(child);
+  // for-in allocates nothing, where Object.values makes an array per object.
+  for (const key in value) deepFreeze(value[key]);
   return Object.freeze(value);
 }
 

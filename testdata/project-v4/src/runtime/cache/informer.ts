@@ -13,7 +13,7 @@ import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-s
 import { Reflector, type ReflectorSink } from './reflector.ts';
 import { Store, type IndexFunc, type StoreReader } from './store.ts';
 import { StoreWriter } from './store-writer.ts';
-import type { Transform } from './transform.ts';
+import { stripManagedFields, type Transform } from './transform.ts';
 import { WriteExpectations, type ExpectationView, type ListScope } from './write-expectations.ts';
 
 /** What a {@link SharedInformer} watches and how; `Cache` fills it from its own options. */
@@ -32,8 +32,10 @@ export interface InformerOptions {
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
   readonly minWatchTimeoutSeconds?: number;
-  /** Objects per list page. Default: 500. */
+  /** Objects per list page, where the server pages. Default: 500. */
   readonly pageSize?: number;
+  /** Make the first lists consistent ones: the client wrote the kind before the informer existed (see Reflector). Default: false. */
+  readonly consistentFirstList?: boolean;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -144,6 +146,9 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+        ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
+        // The default transform drops them: a list need not parse them at all.
+        ...(o.transform === stripManagedFields ? { skipManagedFields: true } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),
@@ -214,9 +219,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   #sink(scope: string): ReflectorSink {
+    let seen = new Set<string>();
     return {
-      replace: (items, resourceVersion) => {
-        this.#replace(scope, items);
+      listStart: () => {
+        seen = new Set();
+      },
+      listItems: (items) => this.#listItems(scope, items, seen),
+      listEnd: (resourceVersion) => {
+        this.#dropUnlisted(scope, seen);
         this.#listed.add(scope);
         this.#advance(scope, resourceVersion, true);
       },
@@ -225,9 +235,9 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     };
   }
 
-  #replace(scope: string, items: KubernetesObject[]): void {
+  /** Stores listed objects as they come, announcing the new and the changed ones. */
+  #listItems(scope: string, items: readonly KubernetesObject[], seen: Set<string>): void {
     const initial = !this.#listed.has(scope);
-    const seen = new Set<string>();
     for (const raw of items) {
       const key = keyString(objectKey(raw));
       // Seen even when skipped: a version the cache already holds stays (see StoreWriter).
@@ -239,6 +249,10 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
       else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
         this.#emit('onUpdate', (h) => h.onUpdate?.(old, obj));
     }
+  }
+
+  /** After a whole list: the objects of the scope it did not hold are gone. */
+  #dropUnlisted(scope: string, seen: Set<string>): void {
     for (const key of [...this.#store.keys()]) {
       if (seen.has(key) || this.#scopeOf(key) !== scope) continue;
       const gone = this.#store.delete(key);

@@ -40,14 +40,16 @@ interface Index<T> {
  * Objects by `namespace/name` with their indexes, as client-go's ThreadSafeStore. It has one
  * writer, the informer that owns it, so nothing here needs a lock; readers get what is stored
  * (frozen) and copy it themselves. A write whose index function throws changes nothing.
+ *
+ * The namespace index is read off the keys (the part before the `/`), so it calls no function
+ * and keeps no list of values per object, as the other indexes must; an index added under its
+ * name replaces it.
  */
 export class Store<T extends KubernetesObject> {
   readonly #items = new Map<string, T>();
   readonly #indexes = new Map<string, Index<T>>();
-
-  constructor() {
-    this.addIndex(NAMESPACE_INDEX, (obj) => [obj.metadata?.namespace ?? '']);
-  }
+  /** The keys of each namespace ('' for cluster-scoped objects). */
+  readonly #byNamespace = new Map<string, Set<string>>();
 
   get size(): number {
     return this.#items.size;
@@ -70,7 +72,7 @@ export class Store<T extends KubernetesObject> {
   }
 
   hasIndex(name: string): boolean {
-    return this.#indexes.has(name);
+    return name === NAMESPACE_INDEX || this.#indexes.has(name);
   }
 
   /**
@@ -93,9 +95,10 @@ export class Store<T extends KubernetesObject> {
   /** The objects whose index `name` holds `value`. */
   byIndex(name: string, value: string): T[] {
     const index = this.#indexes.get(name);
-    if (!index) throw new Error(`No index "${name}": add it first (cache.indexField).`);
+    if (!index && name !== NAMESPACE_INDEX)
+      throw new Error(`No index "${name}": add it first (cache.indexField).`);
     const out: T[] = [];
-    for (const key of index.keys.get(value) ?? []) {
+    for (const key of (index ? index.keys : this.#byNamespace).get(value) ?? []) {
       const obj = this.#items.get(key);
       if (obj) out.push(obj);
     }
@@ -107,9 +110,11 @@ export class Store<T extends KubernetesObject> {
    * keeping what was there, when an index function throws on `obj`.
    */
   set(key: string, obj: T): T | undefined {
-    const computed = [...this.#indexes].map(([name, index]) => indexValues(name, index.fn, key, obj));
+    const computed = [];
+    for (const [name, index] of this.#indexes) computed.push(indexValues(name, index.fn, key, obj));
     const old = this.#items.get(key);
     if (old) this.#unindex(key);
+    else addKey(this.#byNamespace, namespaceOf(key), key);
     this.#items.set(key, obj);
     let i = 0;
     for (const index of this.#indexes.values()) indexOne(index, key, computed[i++] ?? []);
@@ -121,20 +126,35 @@ export class Store<T extends KubernetesObject> {
     const old = this.#items.get(key);
     if (!old) return undefined;
     this.#unindex(key);
+    removeKey(this.#byNamespace, namespaceOf(key), key);
     this.#items.delete(key);
     return old;
   }
 
   #unindex(key: string): void {
     for (const { keys, valuesOf } of this.#indexes.values()) {
-      for (const value of valuesOf.get(key) ?? []) {
-        const holders = keys.get(value);
-        holders?.delete(key);
-        if (holders?.size === 0) keys.delete(value);
-      }
+      for (const value of valuesOf.get(key) ?? []) removeKey(keys, value, key);
       valuesOf.delete(key);
     }
   }
+}
+
+/** The namespace part of a store key: '' for a cluster-scoped object's (no `/`). */
+function namespaceOf(key: string): string {
+  const slash = key.indexOf('/');
+  return slash < 0 ? '' : key.slice(0, slash);
+}
+
+function addKey(keys: Map<string, Set<string>>, value: string, key: string): void {
+  let holders = keys.get(value);
+  if (!holders) keys.set(value, (holders = new Set()));
+  holders.add(key);
+}
+
+function removeKey(keys: Map<string, Set<string>>, value: string, key: string): void {
+  const holders = keys.get(value);
+  holders?.delete(key);
+  if (holders?.size === 0) keys.delete(value);
 }
 
 /** What `fn` gives for `obj`, checked before anything is changed. */
@@ -156,9 +176,5 @@ function indexValues<T>(name: string, fn: IndexFunc<T>, key: string, obj: T): re
 
 function indexOne<T>(index: Index<T>, key: string, values: readonly string[]): void {
   if (values.length > 0) index.valuesOf.set(key, values);
-  for (const value of values) {
-    let holders = index.keys.get(value);
-    if (!holders) index.keys.set(value, (holders = new Set()));
-    holders.add(key);
-  }
+  for (const value of values) addKey(index.keys, value, key);
 }
