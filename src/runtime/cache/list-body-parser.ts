@@ -7,6 +7,7 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const ITEMS_KEY = Buffer.from('"items"');
+const COMMA_BYTE = Buffer.from(',');
 const METADATA_KEY = Buffer.from('"metadata"');
 const MANAGED_FIELDS_KEY = Buffer.from('"managedFields"');
 /** Depths of the list object, its items array, an item, and an item's metadata. */
@@ -27,6 +28,17 @@ export interface ListBodyParserOptions {
    * are half the bytes JSON.parse would read and the garbage it would make. Default: false.
    */
   readonly skipManagedFields?: boolean;
+  /**
+   * Bytes of complete items to gather before one JSON.parse: each call costs more than a
+   * ConfigMap's parsing. Default: 64 KB.
+   */
+  readonly minParseBytes?: number;
+}
+
+/** The rest of a list after its last chunk: its last items, and its metadata. */
+export interface ListEnd {
+  readonly items: unknown[];
+  readonly meta: ListMeta;
 }
 
 /**
@@ -60,8 +72,13 @@ export class ListBodyParser {
   #keyStart = -1;
   /** The last string read at depth 1: the key of the value that follows. */
   #lastKey: Buffer[] = [];
-  /** Bytes of items not yet parsed, from the first incomplete item's start, in earlier chunks. */
+  /** Bytes of the item being read, from its start, in earlier chunks. */
   #pending: Buffer[] = [];
+  /** Bytes of complete items not parsed yet (a comma between runs), and how many. */
+  #complete: Buffer[] = [];
+  #completeBytes = 0;
+  /** Parse once this many bytes of complete items are waiting. */
+  readonly #minParseBytes: number;
   /** Where in the current chunk the unparsed items start; -1 when none has started. */
   #runStart = -1;
   /** The body without its items' content: the list's metadata. */
@@ -83,9 +100,10 @@ export class ListBodyParser {
 
   constructor(options: ListBodyParserOptions = {}) {
     this.#skipManagedFields = options.skipManagedFields ?? false;
+    this.#minParseBytes = options.minParseBytes ?? 64 * 1024;
   }
 
-  /** The items `chunk` completes, parsed, in order. */
+  /** Items `chunk` completes, parsed, in order, once enough have gathered (see `minParseBytes`). */
   push(chunk: Buffer): unknown[] {
     this.#startChunk();
     let runEnd = -1;
@@ -129,17 +147,19 @@ export class ListBodyParser {
     return this.#takeRun(chunk, runEnd);
   }
 
-  /** The list's metadata, once the whole body was pushed; throws if it is not a whole JSON list. */
-  end(): ListMeta {
+  /** The items not handed out yet and the list's metadata, once the whole body was pushed; throws if it is not a whole JSON list. */
+  end(): ListEnd {
     if (this.#depth !== 0 || this.#inString || this.#pending.length > 0)
       throw new SyntaxError('The list response ended before its JSON did');
+    const items = this.#parseComplete();
     const list = JSON.parse(Buffer.concat(this.#skeleton).toString('utf8')) as {
       metadata?: { resourceVersion?: string; continue?: string };
     };
-    return {
+    const meta = {
       resourceVersion: list.metadata?.resourceVersion ?? '',
       continue: list.metadata?.continue || undefined,
     };
+    return { items, meta };
   }
 
   #startChunk(): void {
@@ -162,18 +182,40 @@ export class ListBodyParser {
     if (this.#skeletonStart >= 0) this.#skeleton.push(chunk.subarray(this.#skeletonStart));
   }
 
-  /** Parses the items complete up to `runEnd` in `chunk` (none when -1) and keeps the rest. */
+  /** Gathers the items complete up to `runEnd` in `chunk` (none when -1), keeps the rest, and parses once enough wait. */
   #takeRun(chunk: Buffer, runEnd: number): unknown[] {
     if (runEnd < 0) {
       if (this.#runStart >= 0) this.#pending.push(...this.#kept(chunk, this.#runStart, chunk.length));
       return [];
     }
-    const parts = [...this.#pending, ...this.#kept(chunk, this.#runStart, runEnd)];
-    const bytes = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    // Runs are cut at item ends, so the comma between two runs is added back.
+    if (this.#completeBytes > 0) this.#gather([COMMA_BYTE]);
+    this.#gather(this.#pending);
+    this.#gather(this.#kept(chunk, this.#runStart, runEnd));
     this.#pending = [];
     const rest = this.#nextItemStart(chunk, runEnd);
     if (rest >= 0) this.#pending.push(...this.#kept(chunk, rest, chunk.length));
-    return JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+    return this.#completeBytes >= this.#minParseBytes ? this.#parseComplete() : [];
+  }
+
+  #gather(parts: readonly Buffer[]): void {
+    for (const part of parts) {
+      this.#complete.push(part);
+      this.#completeBytes += part.length;
+    }
+  }
+
+  /** Parses the complete items gathered, as one JSON array copied once into one buffer. */
+  #parseComplete(): unknown[] {
+    if (this.#completeBytes === 0) return [];
+    const bytes = Buffer.allocUnsafe(this.#completeBytes + 2);
+    bytes[0] = OPEN_BRACKET;
+    let at = 1;
+    for (const part of this.#complete) at += part.copy(bytes, at);
+    bytes[at] = CLOSE_BRACKET;
+    this.#complete = [];
+    this.#completeBytes = 0;
+    return JSON.parse(bytes.toString('utf8')) as unknown[];
   }
 
   /** The bytes of `chunk` from `start` to `end` without the cuts. */

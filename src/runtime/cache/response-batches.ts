@@ -3,8 +3,7 @@ import type { IncomingMessage } from 'node:http';
 /**
  * Reads a response body in batches of at least `minBytes` (the last one may be smaller), handing
  * each to `onBatch`. The API server writes a list in pieces of about 1.4 KB: each read through an
- * async iterator costs promises and ticks, and each piece parsed alone a JSON.parse call, which
- * cost more than the parsing itself. Resolves at the end of the body; rejects when the
+ * async iterator costs promises and ticks, and each handled alone more than its bytes. Resolves at the end of the body; rejects when the
  * connection fails or closes first, or `onBatch` throws (then the response is destroyed).
  */
 export function readInBatches(

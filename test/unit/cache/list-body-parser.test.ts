@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ListBodyParser, type ListMeta } from '../../../src/runtime/cache/list-body-parser.ts';
 
-/** Pushes `body` in chunks of `size` bytes: the items in order, then the metadata. */
-function parse(body: Buffer, size: number): { items: unknown[]; meta: ListMeta } {
-  const parser = new ListBodyParser();
+/** Pushes `body` in chunks of `size` bytes, parsing once `minParseBytes` of items wait: the items in order, then the metadata. */
+function parse(body: Buffer, size: number, minParseBytes?: number): { items: unknown[]; meta: ListMeta } {
+  const parser = new ListBodyParser(minParseBytes === undefined ? {} : { minParseBytes });
   const items: unknown[] = [];
   for (let i = 0; i < body.length; i += size) {
     items.push(...parser.push(body.subarray(i, i + size)));
   }
-  return { items, meta: parser.end() };
+  const end = parser.end();
+  return { items: [...items, ...end.items], meta: end.meta };
 }
 
 describe('ListBodyParser', () => {
@@ -30,20 +31,28 @@ describe('ListBodyParser', () => {
   };
   const body = Buffer.from(JSON.stringify(list));
 
-  it('yields every item and the metadata however the body is chunked, a byte at a time included', () => {
-    for (let size = 1; size <= body.length; size++) {
-      const { items, meta } = parse(body, size);
-      assert.deepEqual(items, list.items, `chunks of ${size}`);
-      assert.deepEqual(meta, { resourceVersion: '42', continue: 'next-page' }, `chunks of ${size}`);
-    }
+  it('yields every item and the metadata however the body is chunked and parsed, a byte at a time included', () => {
+    for (const minParseBytes of [1, 40, 200, undefined])
+      for (let size = 1; size <= body.length; size++) {
+        const what = `chunks of ${size}, parsed from ${minParseBytes ?? 'the default'} bytes`;
+        const { items, meta } = parse(body, size, minParseBytes);
+        assert.deepEqual(items, list.items, what);
+        assert.deepEqual(meta, { resourceVersion: '42', continue: 'next-page' }, what);
+      }
   });
 
   it('hands out the items a chunk completes with that chunk, not at the end', () => {
-    const parser = new ListBodyParser();
+    const parser = new ListBodyParser({ minParseBytes: 1 });
     const cut = body.indexOf('"name":"b"');
     assert.deepEqual(parser.push(body.subarray(0, cut)), [list.items[0]]);
     assert.deepEqual(parser.push(body.subarray(cut)), list.items.slice(1));
-    assert.equal(parser.end().resourceVersion, '42');
+    assert.deepEqual(parser.end(), { items: [], meta: { resourceVersion: '42', continue: 'next-page' } });
+  });
+
+  it('gathers items until enough bytes wait for one parse, and hands out the rest at the end', () => {
+    const parser = new ListBodyParser({ minParseBytes: body.length });
+    assert.deepEqual(parser.push(body), []);
+    assert.deepEqual(parser.end().items, list.items);
   });
 
   it('takes the fields in any order, as lists of custom resources come, and no continue when empty', () => {
@@ -78,7 +87,7 @@ describe('ListBodyParser', () => {
     };
     const stripped = withFields.items.map(withoutFields);
     const parser = new ListBodyParser({ skipManagedFields: true });
-    const whole = parser.push(bytes);
+    const whole = [...parser.push(bytes), ...parser.end().items];
     assert.deepEqual(whole.slice(0, 2), stripped.slice(0, 2), 'cut from the bytes');
     assert.deepEqual(
       (whole[2] as { metadata: object }).metadata,
@@ -86,9 +95,10 @@ describe('ListBodyParser', () => {
       'a first member, with no comma before it, is parsed for the transform to strip',
     );
     for (let size = 1; size <= bytes.length; size += 7) {
-      const p = new ListBodyParser({ skipManagedFields: true });
+      const p = new ListBodyParser({ skipManagedFields: true, minParseBytes: 50 });
       const items: unknown[] = [];
       for (let i = 0; i < bytes.length; i += size) items.push(...p.push(bytes.subarray(i, i + size)));
+      items.push(...p.end().items);
       const normalised = (items as (typeof withFields.items)[number][]).map(withoutFields);
       assert.deepEqual(
         normalised,
