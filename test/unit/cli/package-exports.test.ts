@@ -12,7 +12,8 @@ const run = promisify(execFile);
 
 interface PackageJson {
   bin: Record<string, string>;
-  exports: Record<string, { types: string; default: string }>;
+  /** `types` is absent for a preload (`tsoperator/compile-cache`), which exports nothing. */
+  exports: Record<string, { types?: string; default: string }>;
 }
 
 const packageJson = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as PackageJson;
@@ -23,7 +24,7 @@ test('every file package.json points at, bin and exports, is in the packed packa
   const files = new Set(packed?.files.map((file) => file.path));
   const targets = [
     ...Object.values(packageJson.bin),
-    ...Object.values(packageJson.exports).flatMap((entry) => [entry.types, entry.default]),
+    ...Object.values(packageJson.exports).flatMap((entry) => [entry.types ?? entry.default, entry.default]),
   ].map((path) => path.replace(/^\.\//, ''));
   assert.deepEqual(
     targets.filter((path) => !files.has(path)),
