@@ -289,7 +289,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   #emit(event: keyof EventHandler<T>, call: (h: EventHandler<T>) => void): void {
-    for (const handler of this.#handlers) this.#call(event, () => call(handler));
+    // No closure per handler: this runs for every object of every list.
+    for (const handler of this.#handlers) {
+      try {
+        call(handler);
+      } catch (err) {
+        this.#handlerFailed(event, err);
+      }
+    }
   }
 
   /** A failing handler is logged, and neither stops the informer nor the other handlers. */
@@ -297,8 +304,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     try {
       fn();
     } catch (err) {
-      this.#options.logger.error('event handler failed', { kind: this.kind.kind, event, err });
+      this.#handlerFailed(event, err);
     }
+  }
+
+  #handlerFailed(event: string, err: unknown): void {
+    this.#options.logger.error('event handler failed', { kind: this.kind.kind, event, err });
   }
 
   /** Resolves true when `condition` holds (checked now and after each change), false when `signal` aborts. */

@@ -110,6 +110,8 @@ export class ListBodyParser {
     let depth = this.#depth;
     let inString = this.#inString;
     let escaped = this.#escaped;
+    // Keys at depths 3 and 4 matter only to find managedFields (and only in the items).
+    const keys = this.#skipManagedFields;
     for (let i = 0; i < chunk.length; i++) {
       if (inString) {
         i = stringEnd(chunk, i, escaped);
@@ -117,14 +119,15 @@ export class ListBodyParser {
         if (i < 0 || i === chunk.length) break;
         inString = false;
         if (depth === LIST) this.#endKey(chunk, i + 1);
-        else if (depth === ITEM || depth === METADATA) this.#endString(chunk, depth, i + 1);
+        else if (keys && (depth === ITEM || depth === METADATA) && this.#inItems)
+          this.#endString(chunk, depth, i + 1);
         continue;
       }
       const byte = chunk[i] as number;
       if (byte === QUOTE) {
         inString = true;
         if (depth === LIST) this.#startKey(i);
-        else if (depth === ITEM || depth === METADATA) this.#startString(i, depth);
+        else if (keys && (depth === ITEM || depth === METADATA) && this.#inItems) this.#startString(i, depth);
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         depth++;
         if (depth === 2 && byte === OPEN_BRACKET && this.#isItemsKey()) this.#enterItems(chunk, i + 1);
@@ -271,11 +274,15 @@ export class ListBodyParser {
 
   /** A string at depth 3 or 4 ended before `end`: notes the keys that matter for skipping managedFields. */
   #endString(chunk: Buffer, depth: number, end: number): void {
-    if (!this.#skipManagedFields || !this.#inItems) return;
     const start = this.#stringStart;
-    const is = (key: Buffer): boolean => start >= 0 && this.#stringIsKey && equalAt(chunk, start, end, key);
-    if (depth === ITEM) this.#afterMetadataKey = is(METADATA_KEY);
-    else if (this.#inMetadata && this.#lastComma >= 0 && is(MANAGED_FIELDS_KEY))
+    const key = start >= 0 && this.#stringIsKey;
+    if (depth === ITEM) this.#afterMetadataKey = key && equalAt(chunk, start, end, METADATA_KEY);
+    else if (
+      key &&
+      this.#inMetadata &&
+      this.#lastComma >= 0 &&
+      equalAt(chunk, start, end, MANAGED_FIELDS_KEY)
+    )
       this.#cutStart = this.#lastComma;
   }
 
