@@ -11,7 +11,7 @@ import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-s
 import { Reflector, type ReflectorSink } from './reflector.ts';
 import { Store, type IndexFunc, type StoreReader } from './store.ts';
 import { StoreWriter } from './store-writer.ts';
-import { stripManagedFields, type Transform } from './transform.ts';
+import type { Transform } from './transform.ts';
 import { WriteExpectations, type ExpectationView, type ListScope } from './write-expectations.ts';
 
 /** What a {@link SharedInformer} watches and how; `Cache` fills it from its own options. */
@@ -145,8 +145,6 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
-        // The default transform drops them: a list need not parse them at all.
-        ...(o.transform === stripManagedFields ? { skipManagedFields: true } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),

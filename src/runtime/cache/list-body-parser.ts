@@ -1,19 +1,10 @@
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
 const COLON = 0x3a;
-const ITEMS_KEY = Buffer.from('"items"');
-const COMMA_BYTE = Buffer.from(',');
-const METADATA_KEY = Buffer.from('"metadata"');
-const MANAGED_FIELDS_KEY = Buffer.from('"managedFields"');
-/** Depths of the list object, its items array, an item, and an item's metadata. */
-const LIST = 1;
-const ITEM = 3;
-const METADATA = 4;
+const ITEMS_ARRAY = Buffer.from('"items":[');
+const CLOSE_LIST = Buffer.from(']}');
+const BETWEEN_ITEMS = Buffer.from('},');
 
 /** What a list response says besides its items. */
 export interface ListMeta {
@@ -23,15 +14,7 @@ export interface ListMeta {
 
 /** What {@link ListBodyParser} takes. */
 export interface ListBodyParserOptions {
-  /**
-   * Leave `metadata.managedFields` out of the items, unparsed: for a cache that strips them, they
-   * are half the bytes JSON.parse would read and the garbage it would make. Default: false.
-   */
-  readonly skipManagedFields?: boolean;
-  /**
-   * Bytes of complete items to gather before one JSON.parse: each call costs more than a
-   * ConfigMap's parsing. Default: 64 KB.
-   */
+  /** Bytes to gather before looking for items to parse: each JSON.parse call costs more than a ConfigMap's parsing. Default: 64 KB. */
   readonly minParseBytes?: number;
 }
 
@@ -41,310 +24,140 @@ export interface ListEnd {
   readonly meta: ListMeta;
 }
 
+interface WireList {
+  readonly items?: unknown[];
+  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
+}
+
 /**
- * Parses a JSON list response (`{"metadata":…,"items":[…]}`, its fields in any order) as its
- * bytes arrive: each chunk's complete items are parsed at once, so parsing overlaps the transfer
- * and the whole body is never held as one Buffer and one string beside its objects. Items are
- * cut out by a scan that follows only strings and structure; each run of complete items goes
- * through one JSON.parse, which validates it. The rest of the body (a few hundred bytes without
- * the items) is parsed at the end for its metadata.
+ * Parses a JSON list response as its bytes arrive, so parsing overlaps the transfer and the
+ * body is never held whole (as bytes and as a string) beside its objects. No byte is scanned in
+ * JavaScript: native searches guess where items end and JSON.parse, which validates, proves it.
  *
- * Skipped managedFields are cut from the bytes before parsing: the member with the comma before
- * it, when both lie in one chunk (one that a chunk boundary splits is parsed, for the cache's
- * transform to strip).
+ * The body starts with the list's own fields up to `"items":[` (found by search, and kept to
+ * parse with the body's last part). Every item of a list is written alike, so each begins with
+ * the first item's first key: between two items stand `},` and that key, e.g.
+ * `},{"metadata":`. A quote inside a JSON string is always escaped, so that text is never inside
+ * a string, but it can be inside an item (a nested object with that key, in an array). So the
+ * gathered bytes up to the last such text are parsed as one array of items: if they parse, they
+ * were whole items (a cut inside an item leaves its braces open, which JSON.parse rejects);
+ * if not, the rest of the body is parsed at the end, at once. A body whose items are written
+ * otherwise (with whitespace, or no items) is likewise parsed at the end.
  *
  * @example
  * ```ts
  * const parser = new ListBodyParser();
  * for await (const chunk of res) for (const item of parser.push(chunk)) handle(item);
- * const { resourceVersion } = parser.end();
+ * const { items, meta } = parser.end();
  * ```
  */
 export class ListBodyParser {
-  readonly #skipManagedFields: boolean;
-  /** Open objects and arrays at the scan position. */
-  #depth = 0;
-  #inString = false;
-  #escaped = false;
-  /** Inside the top-level `items` array. */
-  #inItems = false;
-  /** Where the string being read at depth 1 (a key, or a value) starts in this chunk; -1 when none is. */
-  #keyStart = -1;
-  /** The last string read at depth 1: the key of the value that follows. */
-  #lastKey: Buffer[] = [];
-  /** Bytes of the item being read, from its start, in earlier chunks. */
-  #pending: Buffer[] = [];
-  /** Bytes of complete items not parsed yet (a comma between runs), and how many. */
-  #complete: Buffer[] = [];
-  #completeBytes = 0;
-  /** Parse once this many bytes of complete items are waiting. */
   readonly #minParseBytes: number;
-  /** Where in the current chunk the unparsed items start; -1 when none has started. */
-  #runStart = -1;
-  /** The body without its items' content: the list's metadata. */
-  #skeleton: Buffer[] = [];
-  #skeletonStart = 0;
-  /** Ranges of the current chunk left out of the items (start, end, start, end...). */
-  #cuts: number[] = [];
-  /** The string read at depth 3 or 4 starts here in this chunk (-1: in an earlier one), and is a key. */
-  #stringStart = -1;
-  #stringIsKey = false;
-  /** The last string ended at depth 3 was the key `metadata`, in this chunk. */
-  #afterMetadataKey = false;
-  /** In an item's metadata object: the next string there is a key; where its last comma is (-1: none in this chunk). */
-  #inMetadata = false;
-  #expectKey = false;
-  #lastComma = -1;
-  /** Where the managedFields member being cut starts in this chunk; -1 when none is. */
-  #cutStart = -1;
+  /** Bytes not parsed yet: from the first unparsed item's start once the head is known, else from the body's start. */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** The body up to and with the items array's `[`, once found. */
+  #head: Buffer | undefined;
+  /** `},` and the first item's first key: what stands between two items. */
+  #between: Buffer | undefined;
+  /** The items are not written as expected: the rest is parsed at the end. */
+  #atEnd = false;
 
   constructor(options: ListBodyParserOptions = {}) {
-    this.#skipManagedFields = options.skipManagedFields ?? false;
     this.#minParseBytes = options.minParseBytes ?? 64 * 1024;
   }
 
-  /** Items `chunk` completes, parsed, in order, once enough have gathered (see `minParseBytes`). */
+  /** Items `chunk` completes, parsed, in order, once enough bytes have gathered (see `minParseBytes`). */
   push(chunk: Buffer): unknown[] {
-    this.#startChunk();
-    let runEnd = -1;
-    let depth = this.#depth;
-    let inString = this.#inString;
-    let escaped = this.#escaped;
-    // Keys at depths 3 and 4 matter only to find managedFields (and only in the items).
-    const keys = this.#skipManagedFields;
-    for (let i = 0; i < chunk.length; i++) {
-      if (inString) {
-        i = stringEnd(chunk, i, escaped);
-        escaped = i < 0;
-        if (i < 0 || i === chunk.length) break;
-        inString = false;
-        if (depth === LIST) this.#endKey(chunk, i + 1);
-        else if (keys && (depth === ITEM || depth === METADATA) && this.#inItems)
-          this.#endString(chunk, depth, i + 1);
-        continue;
-      }
-      const byte = chunk[i] as number;
-      if (byte === QUOTE) {
-        inString = true;
-        if (depth === LIST) this.#startKey(i);
-        else if (keys && (depth === ITEM || depth === METADATA) && this.#inItems) this.#startString(i, depth);
-      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-        depth++;
-        if (depth === 2 && byte === OPEN_BRACKET && this.#isItemsKey()) this.#enterItems(chunk, i + 1);
-        else if (depth === ITEM && this.#inItems && this.#runStart < 0) this.#runStart = i;
-        else if (depth === METADATA) this.#enterObject(byte);
-      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-        if (depth === METADATA) this.#endMember(i, false);
-        if (depth === ITEM && this.#inItems) runEnd = i + 1;
-        else if (depth === 2 && this.#inItems) this.#leaveItems(i);
-        depth--;
-      } else if (depth === METADATA && this.#inMetadata) {
-        if (byte === COMMA) this.#endMember(i, true);
-        else if (byte === COLON) this.#expectKey = false;
-      }
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.length;
+    if (this.#atEnd || this.#pendingBytes < this.#minParseBytes) return [];
+    let bytes = this.#takePending();
+    if (!this.#head) {
+      const first = this.#findHead(bytes);
+      if (first < 0) return this.#keep(bytes);
+      bytes = bytes.subarray(first);
     }
-    this.#depth = depth;
-    this.#inString = inString;
-    this.#escaped = escaped;
-    this.#endChunk(chunk);
-    return this.#takeRun(chunk, runEnd);
+    return this.#parseWhole(bytes);
   }
 
   /** The items not handed out yet and the list's metadata, once the whole body was pushed; throws if it is not a whole JSON list. */
   end(): ListEnd {
-    if (this.#depth !== 0 || this.#inString || this.#pending.length > 0)
-      throw new SyntaxError('The list response ended before its JSON did');
-    const items = this.#parseComplete();
-    const list = JSON.parse(Buffer.concat(this.#skeleton).toString('utf8')) as {
-      metadata?: { resourceVersion?: string; continue?: string };
-    };
+    const rest = this.#takePending();
+    const text = this.#head ? Buffer.concat([this.#head, rest]) : rest;
+    const list = JSON.parse(text.toString('utf8')) as WireList | null;
+    if (!list || !Array.isArray(list.items ?? [])) throw new SyntaxError('The response is not a list');
     const meta = {
       resourceVersion: list.metadata?.resourceVersion ?? '',
       continue: list.metadata?.continue || undefined,
     };
-    return { items, meta };
+    return { items: list.items ?? [], meta };
   }
 
-  #startChunk(): void {
-    this.#skeletonStart = this.#inItems ? -1 : 0;
-    this.#runStart = this.#pending.length > 0 ? 0 : -1;
-    this.#cuts = [];
-    // Positions recorded in the last chunk mean nothing in this one.
-    this.#stringStart = -1;
-    this.#afterMetadataKey = false;
-    this.#lastComma = -1;
-    this.#cutStart = -1;
-  }
-
-  #endChunk(chunk: Buffer): void {
-    // A key that goes on in the next chunk continues from that chunk's start.
-    if (this.#keyStart >= 0) {
-      this.#lastKey.push(chunk.subarray(this.#keyStart));
-      this.#keyStart = 0;
+  /**
+   * Finds the head in the body's first bytes and the key that starts each item; returns where
+   * the first item starts, or -1 until there are bytes enough. A body not shaped so is left to
+   * `end`.
+   */
+  #findHead(bytes: Buffer): number {
+    const items = bytes.indexOf(ITEMS_ARRAY);
+    if (items < 0) return -1;
+    const start = items + ITEMS_ARRAY.length;
+    const colon = bytes.indexOf(COLON, start);
+    if (colon < 0) return -1;
+    const head = bytes.subarray(0, start);
+    // The head must close as a list with `]}`: the first `"items":[` was the list's own.
+    if (bytes[start] !== OPEN_BRACE || !isList(Buffer.concat([head, CLOSE_LIST]))) {
+      this.#atEnd = true;
+      return -1;
     }
-    if (this.#skeletonStart >= 0) this.#skeleton.push(chunk.subarray(this.#skeletonStart));
+    this.#head = Buffer.from(head);
+    this.#between = Buffer.concat([BETWEEN_ITEMS, bytes.subarray(start, colon + 1)]);
+    return start;
   }
 
-  /** Gathers the items complete up to `runEnd` in `chunk` (none when -1), keeps the rest, and parses once enough wait. */
-  #takeRun(chunk: Buffer, runEnd: number): unknown[] {
-    if (runEnd < 0) {
-      if (this.#runStart >= 0) this.#pending.push(...this.#kept(chunk, this.#runStart, chunk.length));
-      return [];
+  /** Parses the whole items at the start of `bytes` (which starts at an item) and keeps the rest. */
+  #parseWhole(bytes: Buffer): unknown[] {
+    const between = this.#between as Buffer;
+    const cut = bytes.lastIndexOf(between);
+    if (cut < 0) return this.#keep(bytes);
+    const run = Buffer.allocUnsafe(cut + 3);
+    run[0] = OPEN_BRACKET;
+    bytes.copy(run, 1, 0, cut + 1);
+    run[cut + 2] = CLOSE_BRACKET;
+    let items: unknown[];
+    try {
+      items = JSON.parse(run.toString('utf8')) as unknown[];
+    } catch {
+      // Cut inside an item (or the body is not JSON): `end` parses the rest and tells.
+      this.#atEnd = true;
+      return this.#keep(bytes);
     }
-    // Runs are cut at item ends, so the comma between two runs is added back.
-    if (this.#completeBytes > 0) this.#gather([COMMA_BYTE]);
-    this.#gather(this.#pending);
-    this.#gather(this.#kept(chunk, this.#runStart, runEnd));
+    this.#keep(bytes.subarray(cut + BETWEEN_ITEMS.length));
+    return items;
+  }
+
+  #takePending(): Buffer {
+    const bytes = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending);
     this.#pending = [];
-    const rest = this.#nextItemStart(chunk, runEnd);
-    if (rest >= 0) this.#pending.push(...this.#kept(chunk, rest, chunk.length));
-    return this.#completeBytes >= this.#minParseBytes ? this.#parseComplete() : [];
+    this.#pendingBytes = 0;
+    return bytes;
   }
 
-  #gather(parts: readonly Buffer[]): void {
-    for (const part of parts) {
-      this.#complete.push(part);
-      this.#completeBytes += part.length;
+  #keep(bytes: Buffer): [] {
+    if (bytes.length > 0) {
+      this.#pending.push(bytes);
+      this.#pendingBytes += bytes.length;
     }
-  }
-
-  /** Parses the complete items gathered, as one JSON array copied once into one buffer. */
-  #parseComplete(): unknown[] {
-    if (this.#completeBytes === 0) return [];
-    const bytes = Buffer.allocUnsafe(this.#completeBytes + 2);
-    bytes[0] = OPEN_BRACKET;
-    let at = 1;
-    for (const part of this.#complete) at += part.copy(bytes, at);
-    bytes[at] = CLOSE_BRACKET;
-    this.#complete = [];
-    this.#completeBytes = 0;
-    return JSON.parse(bytes.toString('utf8')) as unknown[];
-  }
-
-  /** The bytes of `chunk` from `start` to `end` without the cuts. */
-  #kept(chunk: Buffer, start: number, end: number): Buffer[] {
-    const parts: Buffer[] = [];
-    let from = start;
-    for (let c = 0; c < this.#cuts.length; c += 2) {
-      const [cutStart, cutEnd] = [this.#cuts[c] as number, this.#cuts[c + 1] as number];
-      if (cutEnd <= from || cutStart >= end) continue;
-      if (cutStart > from) parts.push(chunk.subarray(from, cutStart));
-      from = cutEnd;
-    }
-    if (from < end) parts.push(chunk.subarray(from, end));
-    return parts;
-  }
-
-  /** Where the first item after `from` starts in `chunk`, -1 if none has started there. */
-  #nextItemStart(chunk: Buffer, from: number): number {
-    if (!this.#inItems || this.#depth < ITEM) return -1;
-    return chunk.indexOf(OPEN_BRACE, from);
-  }
-
-  #startKey(i: number): void {
-    this.#keyStart = i;
-    this.#lastKey = [];
-  }
-
-  #endKey(chunk: Buffer, end: number): void {
-    this.#lastKey.push(chunk.subarray(this.#keyStart, end));
-    this.#keyStart = -1;
-  }
-
-  #isItemsKey(): boolean {
-    return !this.#inItems && Buffer.concat(this.#lastKey).equals(ITEMS_KEY);
-  }
-
-  #enterItems(chunk: Buffer, after: number): void {
-    this.#inItems = true;
-    this.#skeleton.push(chunk.subarray(this.#skeletonStart, after));
-    this.#skeletonStart = -1;
-  }
-
-  #leaveItems(at: number): void {
-    this.#inItems = false;
-    this.#skeletonStart = at;
-  }
-
-  #startString(i: number, depth: number): void {
-    this.#stringStart = i;
-    // At an item's own level a value string is never followed by '{', so any string may be the key.
-    this.#stringIsKey = depth === ITEM || this.#expectKey;
-  }
-
-  /** A string at depth 3 or 4 ended before `end`: notes the keys that matter for skipping managedFields. */
-  #endString(chunk: Buffer, depth: number, end: number): void {
-    const start = this.#stringStart;
-    const key = start >= 0 && this.#stringIsKey;
-    if (depth === ITEM) this.#afterMetadataKey = key && equalAt(chunk, start, end, METADATA_KEY);
-    else if (
-      key &&
-      this.#inMetadata &&
-      this.#lastComma >= 0 &&
-      equalAt(chunk, start, end, MANAGED_FIELDS_KEY)
-    )
-      this.#cutStart = this.#lastComma;
-  }
-
-  /** An object or array opened at depth 4: an item's metadata when the key before it said so. */
-  #enterObject(byte: number): void {
-    this.#inMetadata = byte === OPEN_BRACE && this.#afterMetadataKey;
-    this.#afterMetadataKey = false;
-    this.#expectKey = this.#inMetadata;
-    this.#lastComma = -1;
-  }
-
-  /** A member of the metadata ends at `at` (a comma, or the closing brace): the end of a cut. */
-  #endMember(at: number, comma: boolean): void {
-    if (!this.#inMetadata) return;
-    if (this.#cutStart >= 0) this.#cuts.push(this.#cutStart, at);
-    this.#cutStart = -1;
-    if (!comma) {
-      this.#inMetadata = false;
-      return;
-    }
-    this.#lastComma = at;
-    this.#expectKey = true;
+    return [];
   }
 }
 
-/** Whether `chunk` holds `expected` from `start` to `end`; a byte loop, as Buffer.compare costs more for a key. */
-function equalAt(chunk: Buffer, start: number, end: number, expected: Buffer): boolean {
-  if (end - start !== expected.length) return false;
-  for (let i = 0; i < expected.length; i++) if (chunk[start + i] !== expected[i]) return false;
-  return true;
-}
-
-/** How many bytes of a string {@link stringEnd} reads one by one before it jumps with indexOf. */
-const SHORT_STRING = 24;
-
-/**
- * Where the string read from `from` ends in `chunk` (its closing quote); `chunk.length` when it
- * goes on in the next chunk, -1 when it does so in an open escape. `escaped` says the byte at
- * `from` is escaped. Most strings are a few bytes, shorter than an indexOf call costs, so the
- * first bytes are read one by one; a longer string is crossed by indexOf from quote to quote, a
- * quote being escaped when an odd run of backslashes stands before it.
- */
-function stringEnd(chunk: Buffer, from: number, escaped: boolean): number {
-  const short = Math.min(chunk.length, from + SHORT_STRING);
-  let i = from;
-  let open = escaped;
-  for (; i < short; i++) {
-    const byte = chunk[i] as number;
-    if (open) open = false;
-    else if (byte === BACKSLASH) open = true;
-    else if (byte === QUOTE) return i;
-  }
-  if (i === chunk.length) return open ? -1 : i;
-  // From `clean` on no byte is escaped by what came before it.
-  let clean = open ? i + 1 : i;
-  for (;;) {
-    const quote = chunk.indexOf(QUOTE, clean);
-    const end = quote < 0 ? chunk.length : quote;
-    let backslashes = 0;
-    while (end - backslashes - 1 >= clean && chunk[end - backslashes - 1] === BACKSLASH) backslashes++;
-    if (quote < 0) return backslashes % 2 === 1 ? -1 : chunk.length;
-    if (backslashes % 2 === 0) return quote;
-    clean = quote + 1;
+function isList(text: Buffer): boolean {
+  try {
+    const list = JSON.parse(text.toString('utf8')) as WireList | null;
+    return Array.isArray(list?.items);
+  } catch {
+    return false;
   }
 }

@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import type { Transport } from '../client/transport.ts';
-import { ListBodyParser, type ListBodyParserOptions } from './list-body-parser.ts';
+import { ListBodyParser } from './list-body-parser.ts';
 import { readInBatches } from './response-batches.ts';
 
 /**
@@ -31,7 +31,6 @@ export async function readList(
   path: string,
   signal: AbortSignal,
   onItems: (items: readonly KubernetesObject[]) => void,
-  options: ListBodyParserOptions = {},
 ): Promise<ListRead> {
   const idle = new AbortController();
   const timer = setTimeout(
@@ -40,7 +39,7 @@ export async function readList(
   );
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
-    const parser = new ListBodyParser(options);
+    const parser = new ListBodyParser();
     res.on('data', () => timer.refresh());
     const hand = (items: KubernetesObject[]): void => {
       for (const item of items) {

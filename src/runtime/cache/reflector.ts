@@ -49,8 +49,6 @@ export interface ReflectorOptions {
    * existed, so nothing else would make its reads wait for that write. Default: false.
    */
   readonly consistentFirstList?: boolean;
-  /** Leave managedFields out of listed objects unparsed, for a sink that strips them anyway. Default: false. */
-  readonly skipManagedFields?: boolean;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -200,15 +198,8 @@ export class Reflector {
       first = false;
       pages++;
       const path = withQuery(this.#path(), query);
-      const meta = await readList(
-        this.#o.transport,
-        this.#o.kind,
-        path,
-        signal,
-        (items) => sink.listItems(items),
-        {
-          skipManagedFields: this.#o.skipManagedFields ?? false,
-        },
+      const meta = await readList(this.#o.transport, this.#o.kind, path, signal, (items) =>
+        sink.listItems(items),
       );
       return { items: [], ...meta };
     };
