@@ -75,7 +75,11 @@ export class ListBodyParser {
     let bytes = this.#takePending();
     if (!this.#head) {
       const first = this.#findHead(bytes);
-      if (first < 0) return this.#keep(bytes);
+      if (first < 0) {
+        // A list's own fields take a few hundred bytes: a body not shaped so is parsed at the end.
+        this.#atEnd = true;
+        return this.#keep(bytes);
+      }
       bytes = bytes.subarray(first);
     }
     return this.#parseWhole(bytes);
@@ -94,11 +98,7 @@ export class ListBodyParser {
     return { items: list.items ?? [], meta };
   }
 
-  /**
-   * Finds the head in the body's first bytes and the key that starts each item; returns where
-   * the first item starts, or -1 until there are bytes enough. A body not shaped so is left to
-   * `end`.
-   */
+  /** Finds the head in the body's first bytes and the key that starts each item; returns where the first item starts, -1 if it cannot. */
   #findHead(bytes: Buffer): number {
     const items = bytes.indexOf(ITEMS_ARRAY);
     if (items < 0) return -1;
@@ -107,10 +107,7 @@ export class ListBodyParser {
     if (colon < 0) return -1;
     const head = bytes.subarray(0, start);
     // The head must close as a list with `]}`: the first `"items":[` was the list's own.
-    if (bytes[start] !== OPEN_BRACE || !isList(Buffer.concat([head, CLOSE_LIST]))) {
-      this.#atEnd = true;
-      return -1;
-    }
+    if (bytes[start] !== OPEN_BRACE || !isList(Buffer.concat([head, CLOSE_LIST]))) return -1;
     this.#head = Buffer.from(head);
     this.#between = Buffer.concat([BETWEEN_ITEMS, bytes.subarray(start, colon + 1)]);
     return start;

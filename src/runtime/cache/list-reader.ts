@@ -2,7 +2,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import type { Transport } from '../client/transport.ts';
 import { ListBodyParser } from './list-body-parser.ts';
-import { readInBatches } from './response-batches.ts';
+import { readChunks } from './response-chunks.ts';
 
 /**
  * How long a list response may send nothing before it is dropped as a dead connection. The API
@@ -10,8 +10,6 @@ import { readInBatches } from './response-batches.ts';
  * silent connection 30 s.
  */
 const LIST_IDLE_TIMEOUT_MS = 30_000;
-/** Bytes of the body scanned at a time: a scan per 1.4 KB piece the server writes costs more than the copy. */
-const BATCH_BYTES = 64 * 1024;
 
 /** What a list response says besides its items: where it was read, and the next page's token. */
 export interface ListRead {
@@ -40,7 +38,6 @@ export async function readList(
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
     const parser = new ListBodyParser();
-    res.on('data', () => timer.refresh());
     const hand = (items: KubernetesObject[]): void => {
       for (const item of items) {
         item.apiVersion = kind.apiVersion;
@@ -48,7 +45,10 @@ export async function readList(
       }
       if (items.length > 0) onItems(items);
     };
-    await readInBatches(res, BATCH_BYTES, (batch) => hand(parser.push(batch) as KubernetesObject[]));
+    await readChunks(res, (chunk) => {
+      timer.refresh();
+      hand(parser.push(chunk) as KubernetesObject[]);
+    });
     const { items, meta } = parser.end();
     hand(items as KubernetesObject[]);
     return { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}) };
