@@ -124,6 +124,56 @@ describe('informer cache against a real API server', () => {
     assert.equal(transport.lists.get(path), 1);
   });
 
+  it('caches a list larger than a parse batch as the API server holds it, custom resources whose items nest their first key among them', async () => {
+    const ns = await namespace();
+    const owner = await admin.create(configMap(ns, 'owner'));
+    const ownerRef = (name: string): Record<string, unknown> => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name,
+      uid: owner.metadata?.uid ?? '',
+    });
+    const gadget = (i: number): KubernetesObject =>
+      ({
+        apiVersion: 'test.tsoperator.dev/v1',
+        kind: 'Gadget',
+        // Two owner references write `},{"apiVersion":` inside an item: the text between two gadgets.
+        metadata: {
+          name: `g-${i}`,
+          namespace: ns,
+          ...(i % 50 === 7 ? { ownerReferences: [ownerRef('owner'), ownerRef('owner-too')] } : {}),
+        },
+        spec: { size: i, tags: Array.from({ length: 8 }, (_, t) => `tag-${t}-${'x'.repeat(20)}`) },
+      }) as KubernetesObject;
+    const names = Array.from({ length: 400 }, (_, i) => i);
+    for (let i = 0; i < names.length; i += 20)
+      await Promise.all(names.slice(i, i + 20).map((n) => admin.create(gadget(n))));
+    const served = await admin.listAll(GadgetKind, { namespace: ns });
+    await eventuallyTrue(
+      () =>
+        watchCacheHolds(
+          transportFor(env.kubeConfig),
+          GadgetKind,
+          ns,
+          served.map((g) => g.metadata?.name ?? ''),
+        ),
+      'the watch cache holds every gadget',
+    );
+    const { cache } = await startedCache({ namespaces: [ns] });
+    const cached = await cache.listAll(GadgetKind, { namespace: ns });
+    const byName = (items: KubernetesObject[]): KubernetesObject[] =>
+      [...items].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+    const withoutManagedFields = served.map((g) => ({
+      ...g,
+      metadata: { ...g.metadata, managedFields: undefined },
+    }));
+    assert.equal(cached.length, 400);
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(byName(cached))),
+      JSON.parse(JSON.stringify(byName(withoutManagedFields))),
+    );
+  });
+
   it('hands out frozen objects to handlers and mutable copies to readers', async () => {
     const ns = await namespace();
     await admin.create(configMap(ns, 'shared', { v: '1' }));

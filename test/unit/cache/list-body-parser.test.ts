@@ -69,6 +69,25 @@ describe('ListBodyParser', () => {
     assert.deepEqual(parse(Buffer.from('{"metadata":{"resourceVersion":"9"},"items":[]}'), 4).items, []);
   });
 
+  it('streams a custom resource list as the API server writes it: its items first, then kind and metadata', () => {
+    const gadget = (name: string): object => ({
+      apiVersion: 'test.tsoperator.dev/v1',
+      kind: 'Gadget',
+      metadata: { name },
+      spec: { size: 1 },
+    });
+    const body = Buffer.from(
+      `{"apiVersion":"test.tsoperator.dev/v1","items":[${['a', 'b', 'c'].map((n) => JSON.stringify(gadget(n))).join(',')}],` +
+        '"kind":"GadgetList","metadata":{"continue":"","resourceVersion":"12"}}',
+    );
+    const parser = new ListBodyParser({ minParseBytes: 1 });
+    assert.deepEqual(parser.push(body), [gadget('a'), gadget('b')], 'handed out before the end');
+    assert.deepEqual(parser.end(), {
+      items: [gadget('c')],
+      meta: { resourceVersion: '12', continue: undefined },
+    });
+  });
+
   it('parses the rest at the end when what stands between items was inside one', () => {
     const nested = {
       metadata: { resourceVersion: '5' },
