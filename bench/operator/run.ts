@@ -52,8 +52,10 @@ const cluster = {
   kubeconfigPath: env.kubeconfigPath,
   controlPlanePids: env.pids,
 };
-const client = newClient({ kubeConfig: env.kubeConfig });
-const transport = transportFor(env.kubeConfig);
+// Deleting 10,000 WebApps in one collection DELETE takes the API server longer than the
+// transport's default 30 s.
+const transport = transportFor(env.kubeConfig, { requestTimeoutMs: 600_000 });
+const client = newClient({ transport });
 await fillCompileCache();
 const runs: ContenderRun[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
