@@ -1,25 +1,27 @@
-import type { KeyRecord } from './key-record.ts';
+import type { KeySlots } from './key-slots.ts';
 
 /**
- * Keys of one priority, first in first out: parallel arrays (record, ticket at push) read from a
- * moving head, so a push allocates nothing.
+ * Slots of one priority, first in first out: a ring of (slot, ticket at push) pairs in an
+ * Int32Array, so a push or a pop allocates nothing and the garbage collector never scans it.
  */
-interface Band<K extends string> {
+interface Band {
   readonly priority: number;
-  /** Consumed slots before `head` are cleared so their records can be collected. */
-  records: (KeyRecord<K> | undefined)[];
-  tickets: number[];
+  /** Pairs from `head`, wrapping; its length is a power of two. */
+  ring: Int32Array;
+  /** Index of the first pair. */
   head: number;
-  /** Slots from `head` on whose ticket is still current. */
+  /** Pairs in the ring, leftovers of priority changes included. */
+  count: number;
+  /** Pairs whose ticket is still current. */
   live: number;
 }
 
-/** Compacting only past this many consumed slots keeps the copies rare and cheap. */
-const COMPACT_AFTER = 1024;
+const INITIAL_PAIRS = 16;
 
 /**
  * The keys ready to be handed out, by priority (higher first) and within one priority in the order
- * they became ready.
+ * they became ready; the keys are slots of a {@link KeySlots}, which holds their priority, order and
+ * ticket.
  *
  * Strict priority would starve low priorities under a steady flow of higher ones (controller-
  * runtime's priority queue has that failure). Here, after `maxOvertakes` consecutive pops served a
@@ -30,14 +32,15 @@ const COMPACT_AFTER = 1024;
  * lead under overload, where aging by time would end up serving everything in arrival order.
  */
 export class PriorityReadyQueue<K extends string> {
+  readonly #slots: KeySlots<K>;
   /** Sorted by priority, highest first; bands are few (controller-runtime uses two or three). */
-  readonly #bands: Band<K>[] = [];
+  readonly #bands: Band[] = [];
   readonly #maxOvertakes: number;
   #size = 0;
   #overtakes = 0;
-  #tickets = 0;
 
-  constructor(maxOvertakes: number) {
+  constructor(slots: KeySlots<K>, maxOvertakes: number) {
+    this.#slots = slots;
     this.#maxOvertakes = maxOvertakes;
   }
 
@@ -45,28 +48,34 @@ export class PriorityReadyQueue<K extends string> {
     return this.#size;
   }
 
-  /** Queues a record at its priority. */
-  push(record: KeyRecord<K>): void {
-    const band = this.#band(record.priority);
-    record.ticket = ++this.#tickets;
-    band.records.push(record);
-    band.tickets.push(record.ticket);
+  /** Queues a slot at the priority in its `PRIORITY` field. */
+  push(slot: number): void {
+    const slots = this.#slots;
+    const ticket = ((slots.ticket[slot] as number) + 1) | 0;
+    slots.ticket[slot] = ticket;
+    const band = this.#band(slots.priority[slot] as number);
+    if (band.count * 2 === band.ring.length) grow(band);
+    const pair = ((band.head + band.count) * 2) & (band.ring.length - 1);
+    band.ring[pair] = slot;
+    band.ring[pair + 1] = ticket;
+    band.count++;
     band.live++;
     this.#size++;
   }
 
-  /** Moves a queued record to a higher priority, keeping its age. */
-  raise(record: KeyRecord<K>, priority: number): void {
-    const from = this.#band(record.priority);
+  /** Moves a queued slot to a higher priority, keeping its age. */
+  raise(slot: number, priority: number): void {
+    const from = this.#band(this.#slots.priority[slot] as number);
     // A band left with only leftovers may never be popped again: drop them now.
-    if (--from.live === 0) this.#empty(from);
+    if (--from.live === 0) empty(from);
     this.#size--;
-    record.priority = priority;
-    this.push(record);
+    this.#slots.priority[slot] = priority;
+    this.push(slot);
   }
 
-  pop(): KeyRecord<K> | undefined {
-    if (this.#size === 0) return undefined;
+  /** The next slot to hand out, or -1 when empty. */
+  pop(): number {
+    if (this.#size === 0) return -1;
     let band = this.#firstLiveBand();
     if (band.live === this.#size) {
       this.#overtakes = 0;
@@ -74,68 +83,71 @@ export class PriorityReadyQueue<K extends string> {
       this.#overtakes = 0;
       band = this.#longestWaitingBand();
     }
-    return this.#shift(band);
+    const slot = this.#peek(band);
+    band.head = (band.head + 1) & ((band.ring.length >> 1) - 1);
+    band.count--;
+    this.#size--;
+    if (--band.live === 0) empty(band);
+    return slot;
   }
 
-  #firstLiveBand(): Band<K> {
+  #firstLiveBand(): Band {
     for (const band of this.#bands) if (band.live > 0) return band;
     throw new Error('priority ready queue: size and bands disagree');
   }
 
-  #longestWaitingBand(): Band<K> {
-    let oldest: Band<K> | undefined;
+  #longestWaitingBand(): Band {
+    const seq = this.#slots.seq;
+    let oldest: Band | undefined;
     let oldestSeq = Infinity;
     for (const band of this.#bands) {
       if (band.live === 0) continue;
-      const seq = this.#peek(band).seq;
-      if (seq < oldestSeq) {
+      const bandSeq = seq[this.#peek(band)] as number;
+      if (bandSeq < oldestSeq) {
         oldest = band;
-        oldestSeq = seq;
+        oldestSeq = bandSeq;
       }
     }
-    return oldest as Band<K>;
+    return oldest as Band;
   }
 
-  /** The first current record of a band that has one, dropping leftovers before it. */
-  #peek(band: Band<K>): KeyRecord<K> {
+  /** The first current slot of a band that has one, dropping leftovers before it. */
+  #peek(band: Band): number {
+    const ticket = this.#slots.ticket;
+    const mask = (band.ring.length >> 1) - 1;
     for (;;) {
-      const record = band.records[band.head] as KeyRecord<K>;
-      if (record.ticket === band.tickets[band.head]) return record;
-      band.records[band.head++] = undefined;
+      const slot = band.ring[band.head * 2] as number;
+      if (ticket[slot] === band.ring[band.head * 2 + 1]) return slot;
+      band.head = (band.head + 1) & mask;
+      band.count--;
     }
   }
 
-  #shift(band: Band<K>): KeyRecord<K> {
-    const record = this.#peek(band);
-    band.records[band.head++] = undefined;
-    band.live--;
-    this.#size--;
-    if (band.live === 0) {
-      this.#empty(band);
-    } else if (band.head > COMPACT_AFTER && band.head * 2 > band.records.length) {
-      band.records = band.records.slice(band.head);
-      band.tickets = band.tickets.slice(band.head);
-      band.head = 0;
-    }
-    return record;
-  }
-
-  #empty(band: Band<K>): void {
-    band.records.length = 0;
-    band.tickets.length = 0;
-    band.head = 0;
-  }
-
-  #band(priority: number): Band<K> {
+  #band(priority: number): Band {
     const bands = this.#bands;
     let at = 0;
     for (; at < bands.length; at++) {
-      const band = bands[at] as Band<K>;
+      const band = bands[at] as Band;
       if (band.priority === priority) return band;
       if (band.priority < priority) break;
     }
-    const band: Band<K> = { priority, records: [], tickets: [], head: 0, live: 0 };
+    const band: Band = { priority, ring: new Int32Array(INITIAL_PAIRS * 2), head: 0, count: 0, live: 0 };
     bands.splice(at, 0, band);
     return band;
   }
+}
+
+/** Doubles a full ring, unwrapping its pairs to start at 0. */
+function grow(band: Band): void {
+  const ring = new Int32Array(band.ring.length * 2);
+  const start = band.head * 2;
+  ring.set(band.ring.subarray(start));
+  ring.set(band.ring.subarray(0, start), band.ring.length - start);
+  band.ring = ring;
+  band.head = 0;
+}
+
+function empty(band: Band): void {
+  band.head = 0;
+  band.count = 0;
 }
