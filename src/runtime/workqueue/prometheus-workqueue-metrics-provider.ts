@@ -1,22 +1,25 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
+import { PriorityCounts } from './priority-counts.ts';
+import { ScrapeTimeHistogram } from './scrape-time-histogram.ts';
 import type { InFlightWork, WorkqueueMetricsProvider } from './workqueue-metrics-provider.ts';
 
-/** controller-runtime's buckets: ten decades from 10 ns to 1000 s. */
+/** controller-runtime's buckets: twelve, a decade apart, from 10 ns to 1000 s. */
 const DURATION_BUCKETS = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000];
 
 type QueueLabel = 'name' | 'controller';
 
 /**
- * What the queues of one name count between two collections. prom-client hashes the label set on
- * every `inc`, which costs more than the queue operation itself: counts and depths are kept here
- * in plain numbers and handed to prom-client when the registry collects.
+ * What the queues of one name count between two collections. prom-client checks and hashes the
+ * label set on every `inc`, which costs more than the queue operation itself: counts and depths are
+ * kept here in plain numbers and handed to prom-client when the registry collects (the histograms
+ * likewise, in {@link ScrapeTimeHistogram}).
  */
 interface QueueSeries {
   adds: number;
   retries: number;
-  readonly depth: Map<number, number>;
+  readonly depth: PriorityCounts;
   readonly inFlight: Set<() => InFlightWork>;
 }
 
@@ -33,7 +36,7 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
   const seriesOf = (name: string): QueueSeries => {
     let found = series.get(name);
     if (found === undefined) {
-      found = { adds: 0, retries: 0, depth: new Map(), inFlight: new Set() };
+      found = { adds: 0, retries: 0, depth: new PriorityCounts(), inFlight: new Set() };
       series.set(name, found);
     }
     return found;
@@ -63,7 +66,7 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
     registers: [registry],
     collect(this: Gauge<QueueLabel | 'priority'>): void {
       for (const [name, { depth }] of series) {
-        for (const [priority, value] of depth)
+        for (const [priority, value] of depth.entries())
           this.set({ ...labels(name), priority: String(priority) }, value);
       }
     },
@@ -75,14 +78,14 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
     registers: [registry],
     collect: publishCount('adds'),
   });
-  const latency = new Histogram({
+  const latency = new ScrapeTimeHistogram<QueueLabel>({
     name: 'workqueue_queue_duration_seconds',
     help: 'How long in seconds an item stays in workqueue before being requested',
     labelNames: ['name', 'controller'],
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
-  const work = new Histogram({
+  const work = new ScrapeTimeHistogram<QueueLabel>({
     name: 'workqueue_work_duration_seconds',
     help: 'How long in seconds processing an item from workqueue takes.',
     labelNames: ['name', 'controller'],
@@ -116,10 +119,7 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
   return {
     depth(name) {
       const { depth } = seriesOf(name);
-      return {
-        inc: (priority) => depth.set(priority, (depth.get(priority) ?? 0) + 1),
-        dec: (priority) => depth.set(priority, (depth.get(priority) ?? 0) - 1),
-      };
+      return { inc: (priority) => depth.add(priority, 1), dec: (priority) => depth.add(priority, -1) };
     },
     adds(name) {
       const counted = seriesOf(name);
@@ -129,8 +129,8 @@ export function createPrometheusWorkqueueMetricsProvider(registry: Registry): Wo
       const counted = seriesOf(name);
       return { inc: () => counted.retries++ };
     },
-    queueDuration: (name) => latency.labels(labels(name)),
-    workDuration: (name) => work.labels(labels(name)),
+    queueDuration: (name) => latency.series(labels(name)),
+    workDuration: (name) => work.series(labels(name)),
     observeInFlight(name, read) {
       const { inFlight } = seriesOf(name);
       inFlight.add(read);

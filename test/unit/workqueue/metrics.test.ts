@@ -96,6 +96,95 @@ test('queue duration, work duration and in-flight work are measured on the clock
   assert.equal(await sample(registry, 'workqueue_unfinished_work_seconds', WEBAPP), 0);
 });
 
+/** The exposition lines of one histogram series: cumulative bucket counts, then sum and count. */
+function histogramLines(name: string, cumulative: number[], sum: number): string[] {
+  const bounds = [
+    '1e-8',
+    '1e-7',
+    '0.000001',
+    '0.00001',
+    '0.0001',
+    '0.001',
+    '0.01',
+    '0.1',
+    '1',
+    '10',
+    '100',
+    '1000',
+  ];
+  const labels = 'name="webapp",controller="webapp"';
+  const count = cumulative[cumulative.length - 1] as number;
+  return [
+    ...bounds.map((le, i) => `${name}_bucket{le="${le}",${labels}} ${cumulative[i] as number}`),
+    `${name}_bucket{le="+Inf",${labels}} ${count}`,
+    `${name}_sum{${labels}} ${sum}`,
+    `${name}_count{${labels}} ${count}`,
+  ];
+}
+
+test('after a known sequence the exposition reads, byte for byte, controller-runtime names with the right values', async () => {
+  const { registry, clock, queue } = setup();
+  queue.add('a');
+  queue.add('b', { priority: LOW_PRIORITY });
+  queue.add('a');
+  clock.advance(2000);
+  await queue.get();
+  clock.advance(500);
+  queue.done('a');
+  await queue.get();
+  clock.advance(250);
+  queue.addRateLimited('b');
+  const labels = 'name="webapp",controller="webapp"';
+  const help = (name: string, type: string, text: string): string[] => [
+    `# HELP ${name} ${text}`,
+    `# TYPE ${name} ${type}`,
+  ];
+  const expected = [
+    ...help('workqueue_depth', 'gauge', 'Current depth of workqueue by workqueue and priority'),
+    `workqueue_depth{${labels},priority="0"} 0`,
+    `workqueue_depth{${labels},priority="-100"} 0`,
+    '',
+    ...help('workqueue_adds_total', 'counter', 'Total number of adds handled by workqueue'),
+    `workqueue_adds_total{${labels}} 2`,
+    '',
+    ...help(
+      'workqueue_queue_duration_seconds',
+      'histogram',
+      'How long in seconds an item stays in workqueue before being requested',
+    ),
+    // `a` waited 2 s, `b` 2.5 s.
+    ...histogramLines('workqueue_queue_duration_seconds', [0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2], 4.5),
+    '',
+    ...help(
+      'workqueue_work_duration_seconds',
+      'histogram',
+      'How long in seconds processing an item from workqueue takes.',
+    ),
+    ...histogramLines('workqueue_work_duration_seconds', [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1], 0.5),
+    '',
+    ...help(
+      'workqueue_unfinished_work_seconds',
+      'gauge',
+      "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. " +
+        'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at ' +
+        'which this increases.',
+    ),
+    `workqueue_unfinished_work_seconds{${labels}} 0.25`,
+    '',
+    ...help(
+      'workqueue_longest_running_processor_seconds',
+      'gauge',
+      'How many seconds has the longest running processor for workqueue been running.',
+    ),
+    `workqueue_longest_running_processor_seconds{${labels}} 0.25`,
+    '',
+    ...help('workqueue_retries_total', 'counter', 'Total number of retries handled by workqueue'),
+    `workqueue_retries_total{${labels}} 1`,
+  ];
+  assert.equal(await registry.metrics(), `${expected.join('\n')}\n`);
+  queue.shutDown();
+});
+
 test('every delayed or rate-limited add counts as a retry', async () => {
   const { registry, clock, queue } = setup();
   queue.addAfter('a', 10);
