@@ -1,5 +1,6 @@
 // Command workqueue-bench is the Go peer of bench/workqueue: the same add/get/done workload on
-// client-go's typed rate-limiting workqueue, printing one JSON line of results.
+// client-go's typed rate-limiting workqueue, printing one JSON line of results. With -name the
+// queue is named, so it reports to controller-runtime's workqueue metrics, as a controller's does.
 package main
 
 import (
@@ -13,6 +14,10 @@ import (
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
+	// Registers controller-runtime's workqueue MetricsProvider (its Prometheus depth, adds,
+	// queue_duration, work_duration, unfinished_work, longest_running_processor and retries) as
+	// client-go's global provider, as every controller-runtime operator does through this package.
+	_ "sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 )
 
 type result struct {
@@ -37,6 +42,7 @@ func main() {
 	workers := flag.Int("workers", 4, "concurrent workers")
 	keys := flag.Int("keys", 10000, "distinct keys")
 	items := flag.Int64("items", 1000000, "requeue: items to process; filldrain: adds")
+	name := flag.String("name", "", "queue name; a non-empty one turns the workqueue metrics on")
 	flag.Parse()
 
 	names := make([]string, *keys)
@@ -46,9 +52,9 @@ func main() {
 	var r result
 	switch *scenario {
 	case "requeue":
-		r = requeue(names, *workers, *items)
+		r = requeue(newQueue(*name), names, *workers, *items)
 	case "filldrain":
-		r = filldrain(names, *workers, *items)
+		r = filldrain(newQueue(*name), names, *workers, *items)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown scenario", *scenario)
 		os.Exit(2)
@@ -57,10 +63,11 @@ func main() {
 	fmt.Println(string(out))
 }
 
-func newQueue() workqueue.TypedRateLimitingInterface[string] {
+// newQueue makes the queue a controller-runtime controller makes; an unnamed one has no metrics.
+func newQueue(name string) workqueue.TypedRateLimitingInterface[string] {
 	return workqueue.NewTypedRateLimitingQueueWithConfig(
 		workqueue.DefaultTypedControllerRateLimiter[string](),
-		workqueue.TypedRateLimitingQueueConfig[string]{},
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: name},
 	)
 }
 
@@ -87,8 +94,7 @@ func runWorkers(q workqueue.TypedRateLimitingInterface[string], n int, process f
 
 // requeue: all keys queued; each worker re-adds the key it holds (processed again after Done) and
 // one other key (usually a duplicate) until the target count is processed.
-func requeue(names []string, workers int, target int64) result {
-	q := newQueue()
+func requeue(q workqueue.TypedRateLimitingInterface[string], names []string, workers int, target int64) result {
 	index := make(map[string]int, len(names))
 	for i, n := range names {
 		index[n] = i
@@ -112,8 +118,7 @@ func requeue(names []string, workers int, target int64) result {
 
 // filldrain: every add first (cycling over the keys, so with duplicates), then the workers drain
 // the queue: each distinct key is processed once.
-func filldrain(names []string, workers int, total int64) result {
-	q := newQueue()
+func filldrain(q workqueue.TypedRateLimitingInterface[string], names []string, workers int, total int64) result {
 	var processed atomic.Int64
 	start, cpuStart := time.Now(), cpuSeconds()
 	for i := int64(0); i < total; i++ {
