@@ -83,7 +83,8 @@ function restConfigOrExit(kubeconfig: string): RestConfig {
     return loadRestConfig(kubeconfig ? { kubeconfig } : {});
   } catch (err) {
     if (!(err instanceof KubeconfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
+    // The loader's messages start with `kubeconfig <file>`: given by the flag, they name the flag.
+    process.stderr.write(`${kubeconfig ? '--' : ''}${err.message}\n`);
     process.exit(2);
   }
 }

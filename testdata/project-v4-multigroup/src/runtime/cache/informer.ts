@@ -13,7 +13,7 @@ import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-s
 import { Reflector, type ReflectorSink } from './reflector.ts';
 import { Store, type IndexFunc, type StoreReader } from './store.ts';
 import { StoreWriter } from './store-writer.ts';
-import { stripManagedFields, type Transform } from './transform.ts';
+import type { Transform } from './transform.ts';
 import { WriteExpectations, type ExpectationView, type ListScope } from './write-expectations.ts';
 
 /** What a {@link SharedInformer} watches and how; `Cache` fills it from its own options. */
@@ -147,8 +147,6 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
-        // The default transform drops them: a list need not parse them at all.
-        ...(o.transform === stripManagedFields ? { skipManagedFields: true } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),
@@ -291,7 +289,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   #emit(event: keyof EventHandler<T>, call: (h: EventHandler<T>) => void): void {
-    for (const handler of this.#handlers) this.#call(event, () => call(handler));
+    // No closure per handler: this runs for every object of every list.
+    for (const handler of this.#handlers) {
+      try {
+        call(handler);
+      } catch (err) {
+        this.#handlerFailed(event, err);
+      }
+    }
   }
 
   /** A failing handler is logged, and neither stops the informer nor the other handlers. */
@@ -299,8 +304,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     try {
       fn();
     } catch (err) {
-      this.#options.logger.error('event handler failed', { kind: this.kind.kind, event, err });
+      this.#handlerFailed(event, err);
     }
+  }
+
+  #handlerFailed(event: string, err: unknown): void {
+    this.#options.logger.error('event handler failed', { kind: this.kind.kind, event, err });
   }
 
   /** Resolves true when `condition` holds (checked now and after each change), false when `signal` aborts. */

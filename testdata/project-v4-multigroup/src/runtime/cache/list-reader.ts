@@ -3,8 +3,8 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
 import type { Transport } from '../client/transport.ts';
-import { ListBodyParser, type ListBodyParserOptions } from './list-body-parser.ts';
-import { readInBatches } from './response-batches.ts';
+import { ListBodyParser } from './list-body-parser.ts';
+import { readChunks } from './response-chunks.ts';
 
 /**
  * How long a list response may send nothing before it is dropped as a dead connection. The API
@@ -12,8 +12,6 @@ import { readInBatches } from './response-batches.ts';
  * silent connection 30 s.
  */
 const LIST_IDLE_TIMEOUT_MS = 30_000;
-/** Bytes parsed at a time: the items of ~100 ConfigMaps per JSON.parse. */
-const BATCH_BYTES = 64 * 1024;
 
 /** What a list response says besides its items: where it was read, and the next page's token. */
 export interface ListRead {
@@ -33,7 +31,6 @@ export async function readList(
   path: string,
   signal: AbortSignal,
   onItems: (items: readonly KubernetesObject[]) => void,
-  options: ListBodyParserOptions = {},
 ): Promise<ListRead> {
   const idle = new AbortController();
   const timer = setTimeout(
@@ -42,17 +39,20 @@ export async function readList(
   );
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
-    const parser = new ListBodyParser(options);
-    res.on('data', () => timer.refresh());
-    await readInBatches(res, BATCH_BYTES, (batch) => {
-      const items = parser.push(batch) as KubernetesObject[];
+    const parser = new ListBodyParser();
+    const hand = (items: KubernetesObject[]): void => {
       for (const item of items) {
         item.apiVersion = kind.apiVersion;
         item.kind = kind.kind;
       }
       if (items.length > 0) onItems(items);
+    };
+    await readChunks(res, (chunk) => {
+      timer.refresh();
+      hand(parser.push(chunk) as KubernetesObject[]);
     });
-    const meta = parser.end();
+    const { items, meta } = parser.end();
+    hand(items as KubernetesObject[]);
     return { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}) };
   } catch (err) {
     throw idle.signal.aborted && !signal.aborted ? (idle.signal.reason as Error) : err;

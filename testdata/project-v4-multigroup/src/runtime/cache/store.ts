@@ -110,8 +110,9 @@ export class Store<T extends KubernetesObject> {
    * keeping what was there, when an index function throws on `obj`.
    */
   set(key: string, obj: T): T | undefined {
-    const computed = [];
-    for (const [name, index] of this.#indexes) computed.push(indexValues(name, index.fn, key, obj));
+    const computed: (readonly string[])[] = [];
+    if (this.#indexes.size > 0)
+      for (const [name, index] of this.#indexes) computed.push(indexValues(name, index.fn, key, obj));
     const old = this.#items.get(key);
     if (old) this.#unindex(key);
     else addKey(this.#byNamespace, namespaceOf(key), key);

@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import { isDeepStrictEqual } from 'node:util';
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { cloneJson } from '../cache/copy-on-read.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
 import { objectRef, type ObjectKey } from '../client/object-key.ts';
@@ -80,7 +81,8 @@ async function readAndMutate<T extends KubernetesObject>(
   mutate: MutateFn<T>,
 ): Promise<{ existing: T | undefined; desired: T }> {
   const existing = await client.get(kind, key);
-  const desired = existing ? structuredClone(existing) : objectRef(kind, key);
+  // A JSON copy, as the cache's reads make: structuredClone was 2 % of an operator's CPU.
+  const desired = existing ? cloneJson(existing) : objectRef(kind, key);
   await mutateChecked(desired, key, mutate);
   return { existing, desired };
 }

@@ -5,7 +5,7 @@ import type { AddOptions } from './add-options.ts';
 import { defaultControllerRateLimiter } from './default-controller-rate-limiter.ts';
 import { DelayHeap } from './delay-heap.ts';
 import { noopWorkqueueMetricsProvider } from './noop-workqueue-metrics-provider.ts';
-import type { KeyRecord } from './key-record.ts';
+import { KeySlots, PENDING, PROCESSING } from './key-slots.ts';
 import { PriorityReadyQueue } from './priority-ready-queue.ts';
 import { defaultWorkqueueMetricsProvider } from './prometheus-workqueue-metrics-provider.ts';
 import { type QueueItem, SHUTDOWN } from './queue-item.ts';
@@ -40,9 +40,9 @@ export interface WorkqueueOptions<K extends string> {
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The metrics of one queue; `timed` is false when they go nowhere, to skip reading the clock. */
+/** The metrics of one queue; `enabled` is false when they go nowhere, to skip them and the clock. */
 interface QueueMetrics {
-  readonly timed: boolean;
+  readonly enabled: boolean;
   readonly depth: DepthMetric;
   readonly adds: CounterMetric;
   readonly queueDuration: HistogramMetric;
@@ -75,7 +75,7 @@ interface QueueMetrics {
  */
 export class Workqueue<K extends string = string> {
   /** Keys pending (client-go's dirty set) or processing (its processing set), or both. */
-  readonly #records = new Map<K, KeyRecord<K>>();
+  readonly #slots = new KeySlots<K>();
   #processing = 0;
   readonly #ready: PriorityReadyQueue<K>;
   readonly #delayed = new DelayHeap<K>();
@@ -94,12 +94,12 @@ export class Workqueue<K extends string = string> {
     const name = options.name ?? '';
     this.#clock = options.clock ?? systemClock;
     this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(this.#clock);
-    this.#ready = new PriorityReadyQueue<K>(options.maxOvertakes ?? 10);
+    this.#ready = new PriorityReadyQueue<K>(this.#slots, options.maxOvertakes ?? 10);
     const provider =
       options.metricsProvider ??
       (name === '' ? noopWorkqueueMetricsProvider : defaultWorkqueueMetricsProvider());
     this.#metrics = {
-      timed: provider !== noopWorkqueueMetricsProvider,
+      enabled: provider !== noopWorkqueueMetricsProvider,
       depth: provider.depth(name),
       adds: provider.adds(name),
       queueDuration: provider.queueDuration(name),
@@ -135,7 +135,7 @@ export class Workqueue<K extends string = string> {
    */
   addAfter(key: K, delayMs: number, options?: AddOptions): void {
     if (this.#shuttingDown) return;
-    this.#metrics.retries.inc();
+    if (this.#metrics.enabled) this.#metrics.retries.inc();
     const priority = options?.priority ?? this.#currentPriority(key);
     // `!(x > 0)` also sends NaN here: a delay that is not a positive number means now.
     if (!(delayMs > 0)) {
@@ -172,17 +172,22 @@ export class Workqueue<K extends string = string> {
 
   /** Marks `key` processed; if it was added meanwhile, it is queued again now. */
   done(key: K): void {
-    const record = this.#records.get(key);
-    if (record === undefined || !record.processing) return;
-    record.processing = false;
+    const slots = this.#slots;
+    const slot = slots.slotOf(key);
+    if (slot < 0) return;
+    const flags = slots.flags[slot] as number;
+    if ((flags & PROCESSING) === 0) return;
+    slots.flags[slot] = flags & ~PROCESSING;
     this.#processing--;
-    if (this.#metrics.timed)
-      this.#metrics.workDuration.observe((this.#clock.monotonic() - record.startedAt) / 1000);
-    if (record.pending) {
-      this.#ready.push(record);
+    if (this.#metrics.enabled)
+      this.#metrics.workDuration.observe(
+        (this.#clock.monotonic() - (slots.startedAt[slot] as number)) / 1000,
+      );
+    if ((flags & PENDING) !== 0) {
+      this.#ready.push(slot);
       this.#handOut();
     } else {
-      this.#records.delete(key);
+      slots.release(slot);
     }
     if (this.#processing === 0 && this.#drainWaiters.length > 0) {
       for (const resolve of this.#drainWaiters.splice(0)) resolve();
@@ -209,68 +214,62 @@ export class Workqueue<K extends string = string> {
 
   #add(key: K, priority: number): void {
     if (this.#shuttingDown) return;
-    let record = this.#records.get(key);
-    if (record?.pending) {
-      if (priority > record.priority) this.#raise(record, priority);
+    const slots = this.#slots;
+    const slot = slots.slotFor(key);
+    const flags = slots.flags[slot] as number;
+    if ((flags & PENDING) !== 0) {
+      if (priority > (slots.priority[slot] as number)) this.#raise(slot, priority);
       return;
     }
+    slots.flags[slot] = flags | PENDING;
+    slots.priority[slot] = priority;
+    slots.seq[slot] = this.#seq++;
     const metrics = this.#metrics;
-    const addedAt = metrics.timed ? this.#clock.monotonic() : 0;
-    if (record === undefined) {
-      record = {
-        key,
-        pending: true,
-        processing: false,
-        priority,
-        servedPriority: priority,
-        seq: this.#seq++,
-        addedAt,
-        startedAt: 0,
-        ticket: 0,
-      };
-      this.#records.set(key, record);
-    } else {
-      record.pending = true;
-      record.priority = priority;
-      record.seq = this.#seq++;
-      record.addedAt = addedAt;
+    if (metrics.enabled) {
+      slots.addedAt[slot] = this.#clock.monotonic();
+      metrics.adds.inc();
+      metrics.depth.inc(priority);
     }
-    metrics.adds.inc();
-    metrics.depth.inc(priority);
     // A key being processed waits for its `done` before it is queued again.
-    if (record.processing) return;
-    this.#ready.push(record);
+    if ((flags & PROCESSING) !== 0) return;
+    this.#ready.push(slot);
     if (this.#getters.length > 0) this.#handOut();
   }
 
   /** The priority a requeue of `key` keeps by default: see `addAfter`. */
   #currentPriority(key: K): number {
-    const record = this.#records.get(key);
-    if (record?.processing) return record.servedPriority;
-    if (record?.pending) return record.priority;
-    return this.#delayed.priorityOf(key) ?? 0;
+    const slots = this.#slots;
+    const slot = slots.slotOf(key);
+    if (slot < 0) return this.#delayed.priorityOf(key) ?? 0;
+    const processing = ((slots.flags[slot] as number) & PROCESSING) !== 0;
+    return (processing ? slots.servedPriority[slot] : slots.priority[slot]) as number;
   }
 
-  #raise(record: KeyRecord<K>, priority: number): void {
-    this.#metrics.depth.dec(record.priority);
-    this.#metrics.depth.inc(priority);
-    if (record.processing) record.priority = priority;
-    else this.#ready.raise(record, priority);
+  #raise(slot: number, priority: number): void {
+    const slots = this.#slots;
+    if (this.#metrics.enabled) {
+      this.#metrics.depth.dec(slots.priority[slot] as number);
+      this.#metrics.depth.inc(priority);
+    }
+    if (((slots.flags[slot] as number) & PROCESSING) !== 0) slots.priority[slot] = priority;
+    else this.#ready.raise(slot, priority);
   }
 
   #take(): QueueItem<K> {
-    const record = this.#ready.pop() as KeyRecord<K>;
-    const metrics = this.#metrics;
-    record.pending = false;
-    record.processing = true;
-    record.servedPriority = record.priority;
+    const slot = this.#ready.pop();
+    const slots = this.#slots;
+    const priority = slots.priority[slot] as number;
+    slots.flags[slot] = PROCESSING;
+    slots.servedPriority[slot] = priority;
     this.#processing++;
-    metrics.depth.dec(record.priority);
-    if (metrics.timed) {
-      record.startedAt = this.#clock.monotonic();
-      metrics.queueDuration.observe((record.startedAt - record.addedAt) / 1000);
+    const metrics = this.#metrics;
+    if (metrics.enabled) {
+      const startedAt = this.#clock.monotonic();
+      slots.startedAt[slot] = startedAt;
+      metrics.depth.dec(priority);
+      metrics.queueDuration.observe((startedAt - (slots.addedAt[slot] as number)) / 1000);
     }
-    return { shutdown: false, key: record.key, priority: record.priority };
+    return { shutdown: false, key: slots.keys[slot] as K, priority };
   }
 
   #handOut(): void {
@@ -304,12 +303,14 @@ export class Workqueue<K extends string = string> {
 
   #inFlightWork(): InFlightWork {
     const now = this.#clock.monotonic();
+    const { flags, startedAt, used } = this.#slots;
     let unfinished = 0;
     let longest = 0;
-    for (const record of this.#records.values()) {
-      if (!record.processing) continue;
-      unfinished += now - record.startedAt;
-      longest = Math.max(longest, now - record.startedAt);
+    for (let slot = 0; slot < used; slot++) {
+      if (((flags[slot] as number) & PROCESSING) === 0) continue;
+      const running = now - (startedAt[slot] as number);
+      unfinished += running;
+      longest = Math.max(longest, running);
     }
     return { unfinishedSeconds: unfinished / 1000, longestRunningSeconds: longest / 1000 };
   }
