@@ -48,7 +48,7 @@ export class PriorityReadyQueue<K extends string> {
     return this.#size;
   }
 
-  /** Queues a slot at the priority in its `PRIORITY` field. */
+  /** Queues a slot at its `priority`. */
   push(slot: number): void {
     const slots = this.#slots;
     const ticket = ((slots.ticket[slot] as number) + 1) | 0;
