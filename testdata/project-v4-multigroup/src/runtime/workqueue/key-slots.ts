@@ -9,10 +9,9 @@ const INITIAL_CAPACITY = 64;
 
 /**
  * Everything the queue knows of the keys it holds. Each key has a numbered slot, and each field is
- * a typed array indexed by slot: a key costs no object of its own, so filling a queue with many
- * keys allocates only when the arrays double and leaves the garbage collector nothing to trace but
- * the keys, and an operation touches only the fields it needs (a duplicate add reads one byte of
- * `flags`). A slot is held while its key is pending (client-go's "dirty" set) or processing, or
+ * a typed array indexed by slot: a key costs no object of its own (only its entry in the index),
+ * so filling a queue with many keys leaves the garbage collector little to copy or trace, and an
+ * operation touches only the fields it needs (a duplicate add reads one byte of `flags`). A slot is held while its key is pending (client-go's "dirty" set) or processing, or
  * both, and reused once released.
  */
 export class KeySlots<K extends string> {
@@ -37,9 +36,9 @@ export class KeySlots<K extends string> {
   servedPriority = new Float64Array(INITIAL_CAPACITY);
   /** Order of the pending add across the queue: the fairness rule serves the lowest first. */
   seq = new Float64Array(INITIAL_CAPACITY);
-  /** Monotonic clock reading of the pending add, for `workqueue_queue_duration_seconds`; 0 without metrics. */
+  /** Monotonic clock reading of the pending add, for `workqueue_queue_duration_seconds`; kept only with metrics. */
   addedAt = new Float64Array(INITIAL_CAPACITY);
-  /** Monotonic clock reading of the hand-out, for the work duration metrics; 0 without metrics. */
+  /** Monotonic clock reading of the hand-out, for the work duration metrics; kept only with metrics. */
   startedAt = new Float64Array(INITIAL_CAPACITY);
   /**
    * Changes at every push into the ready queue, wrapping as an int32, and is kept when the slot is

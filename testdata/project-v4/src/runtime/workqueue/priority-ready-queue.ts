@@ -50,7 +50,7 @@ export class PriorityReadyQueue<K extends string> {
     return this.#size;
   }
 
-  /** Queues a slot at the priority in its `PRIORITY` field. */
+  /** Queues a slot at its `priority`. */
   push(slot: number): void {
     const slots = this.#slots;
     const ticket = ((slots.ticket[slot] as number) + 1) | 0;
@@ -78,19 +78,27 @@ export class PriorityReadyQueue<K extends string> {
   /** The next slot to hand out, or -1 when empty. */
   pop(): number {
     if (this.#size === 0) return -1;
-    let band = this.#firstLiveBand();
-    if (band.live === this.#size) {
-      this.#overtakes = 0;
-    } else if (++this.#overtakes > this.#maxOvertakes) {
-      this.#overtakes = 0;
-      band = this.#longestWaitingBand();
-    }
+    let band = this.#bands[0] as Band;
+    if (band.live === this.#size) this.#overtakes = 0;
+    else band = this.#choose();
     const slot = this.#peek(band);
     band.head = (band.head + 1) & ((band.ring.length >> 1) - 1);
     band.count--;
     this.#size--;
     if (--band.live === 0) empty(band);
     return slot;
+  }
+
+  /** The band to pop from when the first band does not hold every ready key. */
+  #choose(): Band {
+    const band = this.#firstLiveBand();
+    if (band.live === this.#size) {
+      this.#overtakes = 0;
+      return band;
+    }
+    if (++this.#overtakes <= this.#maxOvertakes) return band;
+    this.#overtakes = 0;
+    return this.#longestWaitingBand();
   }
 
   #firstLiveBand(): Band {

@@ -121,7 +121,28 @@ export class Workqueue<K extends string = string> {
 
   /** Queues `key` unless it waits already; ignored after shutdown. */
   add(key: K, options?: AddOptions): void {
-    this.#add(key, options?.priority ?? 0);
+    if (this.#shuttingDown) return;
+    const priority = options?.priority ?? 0;
+    const slots = this.#slots;
+    const slot = slots.slotFor(key);
+    const flags = slots.flags[slot] as number;
+    if ((flags & PENDING) !== 0) {
+      if (priority > (slots.priority[slot] as number)) this.#raise(slot, priority);
+      return;
+    }
+    slots.flags[slot] = flags | PENDING;
+    slots.priority[slot] = priority;
+    slots.seq[slot] = this.#seq++;
+    const metrics = this.#metrics;
+    if (metrics.enabled) {
+      slots.addedAt[slot] = this.#clock.monotonic();
+      metrics.adds.inc();
+      metrics.depth.inc(priority);
+    }
+    // A key being processed waits for its `done` before it is queued again.
+    if ((flags & PROCESSING) !== 0) return;
+    this.#ready.push(slot);
+    if (this.#getters.length > 0) this.#handOut();
   }
 
   /**
@@ -139,7 +160,7 @@ export class Workqueue<K extends string = string> {
     const priority = options?.priority ?? this.#currentPriority(key);
     // `!(x > 0)` also sends NaN here: a delay that is not a positive number means now.
     if (!(delayMs > 0)) {
-      this.#add(key, priority);
+      this.add(key, { priority });
       return;
     }
     if (this.#delayed.push(key, this.#clock.monotonic() + delayMs, priority)) this.#armTimer();
@@ -212,30 +233,6 @@ export class Workqueue<K extends string = string> {
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
-  #add(key: K, priority: number): void {
-    if (this.#shuttingDown) return;
-    const slots = this.#slots;
-    const slot = slots.slotFor(key);
-    const flags = slots.flags[slot] as number;
-    if ((flags & PENDING) !== 0) {
-      if (priority > (slots.priority[slot] as number)) this.#raise(slot, priority);
-      return;
-    }
-    slots.flags[slot] = flags | PENDING;
-    slots.priority[slot] = priority;
-    slots.seq[slot] = this.#seq++;
-    const metrics = this.#metrics;
-    if (metrics.enabled) {
-      slots.addedAt[slot] = this.#clock.monotonic();
-      metrics.adds.inc();
-      metrics.depth.inc(priority);
-    }
-    // A key being processed waits for its `done` before it is queued again.
-    if ((flags & PROCESSING) !== 0) return;
-    this.#ready.push(slot);
-    if (this.#getters.length > 0) this.#handOut();
-  }
-
   /** The priority a requeue of `key` keeps by default: see `addAfter`. */
   #currentPriority(key: K): number {
     const slots = this.#slots;
@@ -296,7 +293,7 @@ export class Workqueue<K extends string = string> {
     this.#timer = undefined;
     const now = this.#clock.monotonic();
     for (let due = this.#delayed.popDue(now); due !== undefined; due = this.#delayed.popDue(now)) {
-      this.#add(due.key, due.priority);
+      this.add(due.key, { priority: due.priority });
     }
     this.#armTimer();
   }
