@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock/clock.ts';
+import { inClusterNamespace } from '../config/in-cluster-config.ts';
 import { loadRestConfig } from '../config/load-rest-config.ts';
 import type { RestConfig } from '../config/rest-config.ts';
 import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
@@ -116,8 +116,6 @@ export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElecti
   kubeConfig: RestConfig;
 };
 
-const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
 /** The one place the defaults above are applied. */
 export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerOptions {
   const logLevel = options.logLevel ?? 'info';
@@ -165,14 +163,6 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
         ...(options.webhookCertPath ? { certDir: options.webhookCertPath } : {}),
       }),
   };
-}
-
-function inClusterNamespace(): string | undefined {
-  try {
-    return readFileSync(IN_CLUSTER_NAMESPACE_FILE, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `:8080` → { port: 8080 }, `127.0.0.1:0` → { host, port: 0 }, '0' → undefined (off). */
