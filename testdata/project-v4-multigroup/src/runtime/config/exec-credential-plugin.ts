@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Clock } from '../clock/clock.ts';
+import { errorMessage } from '../log/error-message.ts';
 import type { KubeconfigExec } from './kubeconfig-file.ts';
 import { KubeconfigError } from './kubeconfig-file.ts';
 import type { Credentials, RequestCredentials } from './rest-config.ts';
@@ -48,8 +49,8 @@ export function execCredentials(
   return {
     async get(signal?: AbortSignal): Promise<RequestCredentials> {
       if (valid(issued)) return issued.credentials;
-      // One run serves every waiting request; a request that gives up stops waiting, not the run.
-      // The run keeps its answer even when every request waiting for it gave up first.
+      // One run serves every waiting request. A request that gives up stops waiting, not the run,
+      // which keeps its answer even when every waiter gave up first.
       running ??= runPlugin(exec, cluster)
         .then((answer) => (issued = answer))
         .finally(() => {
@@ -135,9 +136,7 @@ function checkKeyPair(cert: string, key: string, fail: (what: string) => Error):
     const certificate = new X509Certificate(cert);
     if (!certificate.checkPrivateKey(createPrivateKey(key))) throw new Error('the key does not match');
   } catch (err) {
-    throw fail(
-      `printed a client certificate and key TLS cannot use: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw fail(`printed a client certificate and key TLS cannot use: ${errorMessage(err)}`);
   }
 }
 

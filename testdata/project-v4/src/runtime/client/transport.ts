@@ -243,9 +243,7 @@ function agentPool(
   return {
     for(cert) {
       // An exec plugin rerun gives a new object with the same certificate: only a change rotates.
-      if (agent && (agentCert === cert || (agentCert?.cert === cert?.cert && agentCert?.key === cert?.key))) {
-        return agent;
-      }
+      if (agent && agentCert?.cert === cert?.cert && agentCert?.key === cert?.key) return agent;
       agent?.destroy();
       agentCert = cert;
       agent = secure

@@ -24,14 +24,18 @@ export function inClusterConfig(
   const tokenFile = join(serviceAccountDir, 'token');
   if (!host || !port || !existsSync(tokenFile)) return undefined;
   const ca = readIfPresent(join(serviceAccountDir, 'ca.crt'));
-  const namespace = readIfPresent(join(serviceAccountDir, 'namespace'))?.trim();
   return {
     server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    namespace: namespace || 'default',
+    namespace: inClusterNamespace(serviceAccountDir) ?? 'default',
     ...(ca ? { ca } : {}),
     credentials: tokenFileCredentials(tokenFile, clock),
     source: 'in-cluster',
   };
+}
+
+/** The pod's namespace, as the kubelet mounts it; undefined outside a pod. */
+export function inClusterNamespace(serviceAccountDir: string = SERVICE_ACCOUNT_DIR): string | undefined {
+  return readIfPresent(join(serviceAccountDir, 'namespace'))?.trim() || undefined;
 }
 
 function readIfPresent(path: string): string | undefined {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { load } from 'js-yaml';
+import { errorMessage } from '../log/error-message.ts';
 
 /**
  * A cluster entry of a kubeconfig file, with paths made absolute. Only the entries the chosen
@@ -97,9 +98,7 @@ export function parseKubeconfig(text: string, path: string, dir = dirname(path))
   try {
     doc = load(text);
   } catch (err) {
-    throw new KubeconfigError(
-      `kubeconfig ${path}: not YAML: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new KubeconfigError(`kubeconfig ${path}: not YAML: ${errorMessage(err)}`);
   }
   if (doc === undefined || doc === null) doc = {};
   const reader = new FieldReader(path, dir);

@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../clock/clock.ts';
+import { errorMessage } from '../log/error-message.ts';
 import type { Credentials, RequestCredentials } from './rest-config.ts';
 
 /** How long a token read from a file is used before the file is read again, as client-go's. */
@@ -28,7 +29,7 @@ export function tokenFileCredentials(path: string, clock: Clock, fallbackToken?:
       if (current) return current.credentials;
       // As client-go: an inline token beside the file is used while the file cannot be read.
       if (fallbackToken) return { authorization: `Bearer ${fallbackToken}` };
-      throw new Error(`token file ${path}: ${err instanceof Error ? err.message : String(err)}`, {
+      throw new Error(`token file ${path}: ${errorMessage(err)}`, {
         cause: err,
       });
     } finally {
