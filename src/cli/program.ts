@@ -5,6 +5,7 @@ import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
 import { registerCreateCommand } from './create-api.ts';
 import { registerCreateWebhookCommand } from './create-webhook.ts';
+import { registerDeleteCommand } from './delete-api.ts';
 import { registerManifestsCommand } from './manifests.ts';
 
 /**
@@ -25,6 +26,7 @@ export function createProgram(): Command {
   registerInitCommand(program);
   registerCreateCommand(program);
   registerCreateWebhookCommand(program);
+  registerDeleteCommand(program);
   registerManifestsCommand(program);
   registerBuildDeployCommands(program);
   return program;

@@ -80,7 +80,8 @@ export function resolveResource(project: ProjectConfig, request: ResourceRequest
   return { resource, defaultsTaken, project: { ...project, multigroup, resources } };
 }
 
-function defaultGroup(project: ProjectConfig, defaultsTaken: string[]): string {
+/** The project's only group (or none), noted in `defaultsTaken`; several groups need --group. */
+export function defaultGroup(project: ProjectConfig, defaultsTaken: string[]): string {
   const groups = groupsOf(project);
   if (groups.length > 1) {
     throw new UsageError(`the project has several groups (${groups.join(', ')}): say which one with --group`);

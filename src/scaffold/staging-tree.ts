@@ -122,6 +122,38 @@ export class StagingTree {
   }
 
   /**
+   * True when the file exists and is not what tsoperator last wrote there (by its records): the
+   * user changed it, or tsoperator has no record of writing it.
+   */
+  async changedSinceGenerated(path: string): Promise<boolean> {
+    const current = await this.read(path);
+    return current !== undefined && this.#state.get(path) !== contentHash(current);
+  }
+
+  /** Removes a file whatever it holds (the caller decided it goes), and forgets its record. */
+  async delete(path: string): Promise<void> {
+    if ((await this.read(path)) === undefined) return;
+    this.#state.delete(path);
+    this.#removed.add(path);
+    this.#staged.delete(path);
+    this.#changes.set(path, { action: 'delete', path });
+  }
+
+  /**
+   * Replaces a file's text with an edit of it (scaffold lines taken out): recorded as generated only
+   * when the file was, so that the user's other changes stay theirs.
+   */
+  async edit(path: string, content: string, note: string): Promise<void> {
+    const current = await this.read(path);
+    if (current === undefined || current === content) return;
+    this.#stage(path, content, this.#state.get(path) === contentHash(current));
+    const previous = this.#changes.get(path);
+    const earlier = previous?.action === 'overwrite' ? previous.note : undefined;
+    const notes = earlier === undefined || earlier.includes(note) ? note : `${earlier}, ${note}`;
+    this.#changes.set(path, { action: 'overwrite', path, content, note: notes });
+  }
+
+  /**
    * Adds `snippet` before the `+tsoperator:scaffold:<marker>` line of a file, once (see
    * insertAtMarker for `presentWhen`).
    */

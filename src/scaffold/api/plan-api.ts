@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { TsoperatorError, UsageError } from '../../errors.ts';
+import { UsageError } from '../../errors.ts';
 import type { DeployImageOptions } from '../../project/deploy-image.ts';
 import { apiVersionOf, qualifiedGroup } from '../../project/project-config.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import { pluralize } from '../../project/plural.ts';
-import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
+import { PROJECT_FILE, renderProjectFile } from '../../project/project-file.ts';
+import { readProject } from '../read-project.ts';
 import { resolveResource } from '../../project/resolve-resource.ts';
 import type { Change } from '../change.ts';
 import { finishPlan } from '../finish-plan.ts';
@@ -17,6 +18,16 @@ import { StagingTree } from '../staging-tree.ts';
 import type { ApiPaths, ApiTemplateData, CreateApiOptions } from './api-options.ts';
 import { apiPaths, importPath } from './api-paths.ts';
 import { resolveDeployImage } from './deploy-image-request.ts';
+import {
+  CRD_KUSTOMIZATION,
+  KIND_ROLES,
+  RBAC_KUSTOMIZATION,
+  SAMPLES_KUSTOMIZATION,
+  crdEntry,
+  roleFile,
+  sampleEntry,
+} from './api-kustomize-entries.ts';
+import { MAIN_FILE, controllerRegistration } from './controller-registration.ts';
 
 /** The plan of `create api`, and the defaults it took, for the command to tell the user. */
 export interface ApiPlan {
@@ -24,8 +35,6 @@ export interface ApiPlan {
   readonly defaultsTaken: readonly string[];
   readonly resource: ResourceConfig;
 }
-
-const MAIN_FILE = 'src/main.ts';
 
 /**
  * The changes `tsoperator create api` makes: the kind's types, controller (registered in main.ts),
@@ -38,13 +47,7 @@ const MAIN_FILE = 'src/main.ts';
  */
 export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
   const tree = await StagingTree.open(options.dir, { force: options.force === true });
-  const projectText = await tree.read(PROJECT_FILE);
-  if (projectText === undefined) {
-    throw new TsoperatorError(
-      'no PROJECT file here: run `tsoperator init` first, or run this in the project folder',
-    );
-  }
-  const resolved = resolveResource(parseProjectFile(projectText), options);
+  const resolved = resolveResource(await readProject(tree), options);
   const { resource } = resolved;
   const defaultsTaken = [...resolved.defaultsTaken];
   const { options: deployImage, project } = resolveDeployImage(
@@ -75,20 +78,13 @@ async function stageTypes(
   await render(tree, 'groupversion-info.ts', paths.groupVersionInfo, data);
   await render(tree, variant(data, 'types.ts'), paths.types, data);
   await render(tree, variant(data, 'sample.yaml'), paths.sample, data);
-  for (const role of ['admin', 'editor', 'viewer']) {
-    await render(tree, `${role}_role.yaml`, `${paths.rolePrefix}${role}_role.yaml`, data);
-    await tree.insert(
-      'config/rbac/kustomization.yaml',
-      'rbac-roles',
-      `- ${paths.rolePrefix.slice('config/rbac/'.length)}${role}_role.yaml`,
-    );
+  for (const role of KIND_ROLES) {
+    const { path, entry } = roleFile(paths, role);
+    await render(tree, `${role}_role.yaml`, path, data);
+    await tree.insert(RBAC_KUSTOMIZATION, 'rbac-roles', entry);
   }
-  await tree.insert('config/crd/kustomization.yaml', 'crd-resources', `- ${paths.crdBase}`);
-  await tree.insert(
-    'config/samples/kustomization.yaml',
-    'samples',
-    `- ${paths.sample.slice('config/samples/'.length)}`,
-  );
+  await tree.insert(CRD_KUSTOMIZATION, 'crd-resources', crdEntry(paths));
+  await tree.insert(SAMPLES_KUSTOMIZATION, 'samples', sampleEntry(paths));
 }
 
 async function stageController(
@@ -102,11 +98,10 @@ async function stageController(
   if (data(MAIN_FILE).deployImage) {
     await render(tree, variant(data, 'resources.ts'), paths.controllerResources, data);
   }
-  const importLine = `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, paths.controller)}';`;
+  const { importLine, registration, registrationStart } = controllerRegistration(kind, paths.controller);
   await tree.insert(MAIN_FILE, 'imports', importLine);
   // A registration written by an older tsoperator, in another form, is still the registration.
-  const registration = `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`;
-  await tree.insert(MAIN_FILE, 'controllers', registration, `new ${kind}Reconciler(`);
+  await tree.insert(MAIN_FILE, 'controllers', registration, registrationStart);
 }
 
 /** The template of a kind that runs an image (`deploy-image/`), or the generic one. */

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { TsoperatorError, UsageError } from '../../errors.ts';
+import { UsageError } from '../../errors.ts';
 import { qualifiedGroup } from '../../project/project-config.ts';
 import type { ProjectConfig, ResourceConfig, ResourceWebhooks } from '../../project/project-config.ts';
-import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
+import { PROJECT_FILE, renderProjectFile } from '../../project/project-file.ts';
+import { readProject } from '../read-project.ts';
 import type { Change } from '../change.ts';
 import { finishPlan } from '../finish-plan.ts';
 import { licenseHeader } from '../license-header.ts';
@@ -21,6 +22,8 @@ import { LABEL_VALUE_MAX_LENGTH, kindExamples } from './webhook-examples.ts';
 import type { CreateWebhookOptions, SpokeTemplateData, WebhookTemplateData } from './webhook-options.ts';
 import { conversionPath, webhookPaths } from './webhook-paths.ts';
 import { wrapWords } from './wrap-words.ts';
+import { webhookRegistration } from './webhook-registration.ts';
+import { MAIN_FILE } from '../api/controller-registration.ts';
 
 /** The plan of `create webhook`, and the resource it is for. */
 export interface WebhookPlan {
@@ -42,8 +45,6 @@ export type RenderWebhook = (template: string, target: string) => Promise<string
 /** The shape of a version of the kind as its types file declares it, undefined when unreadable. */
 type ShapeOf = (resource: ResourceConfig) => KindShape | undefined;
 
-const MAIN_FILE = 'src/main.ts';
-
 /**
  * The changes `tsoperator create webhook` makes: a file per webhook type (defaulter, validator, a
  * conversion per spoke), a setup function registering them (called from main.ts), a test, the
@@ -59,13 +60,7 @@ const MAIN_FILE = 'src/main.ts';
 export async function planWebhook(options: CreateWebhookOptions): Promise<WebhookPlan> {
   checkTypesRequested(options);
   const tree = await StagingTree.open(options.dir, { force: options.force });
-  const projectText = await tree.read(PROJECT_FILE);
-  if (projectText === undefined) {
-    throw new TsoperatorError(
-      'no PROJECT file here: run `tsoperator init` first, or run this in the project folder',
-    );
-  }
-  const project = parseProjectFile(projectText);
+  const project = await readProject(tree);
   const found = findWebhookResource(project, options);
   const spokes = findSpokes(project, found, options.spokes);
   const webhooks = mergeWebhooks(found, options);
@@ -171,14 +166,10 @@ async function stageWebhookCode(
     ]);
   }
   if (data.conversion) await stageConversion(tree, data, render, register);
-  const setupName = `setup${kind}${upperFirst(data.version)}Webhooks`;
-  await tree.insert(
-    MAIN_FILE,
-    'imports',
-    `import { ${setupName} } from '${importPath(MAIN_FILE, paths.setup)}';`,
-  );
+  const { importLine, call } = webhookRegistration(kind, data.version, paths.setup);
+  await tree.insert(MAIN_FILE, 'imports', importLine);
   // Beside the controllers' registrations, as Kubebuilder's main.go sets webhooks up after them.
-  await tree.insert(MAIN_FILE, 'controllers', `${setupName}(mgr);`);
+  await tree.insert(MAIN_FILE, 'controllers', call);
 }
 
 async function stageConversion(

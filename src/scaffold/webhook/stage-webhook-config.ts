@@ -1,9 +1,10 @@
+import { CRD_KUSTOMIZATION } from '../api/api-kustomize-entries.ts';
 import type { StagingTree } from '../staging-tree.ts';
 import type { RenderWebhook } from './plan-webhook.ts';
 import type { WebhookTemplateData } from './webhook-options.ts';
 
 /** Files every project with webhooks has once: written when missing, then the user's. */
-const SHARED_FILES = [
+export const SHARED_FILES = [
   'config/webhook/kustomization.yaml',
   'config/webhook/kustomizeconfig.yaml',
   'config/webhook/service.yaml',
@@ -15,9 +16,24 @@ const SHARED_FILES = [
   'config/network-policy/allow-webhook-traffic.yaml',
 ] as const;
 
-const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
-const CRD_KUSTOMIZATION = 'config/crd/kustomization.yaml';
-const NETWORK_POLICY_KUSTOMIZATION = 'config/network-policy/kustomization.yaml';
+export const DEFAULT_KUSTOMIZATION = 'config/default/kustomization.yaml';
+export const NETWORK_POLICY_KUSTOMIZATION = 'config/network-policy/kustomization.yaml';
+/** What serves the conversion webhooks of a project's CRDs. */
+export const CRD_KUSTOMIZE_CONFIG = 'config/crd/kustomizeconfig.yaml';
+
+/** The kustomization lines every project with webhooks has once, by marker. */
+export const SHARED_ENTRIES = {
+  defaultResources: '- ../webhook\n- ../certmanager',
+  defaultPatches: '- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment',
+  networkPolicies: '- allow-webhook-traffic.yaml',
+  crdConfigurations: '- kustomizeconfig.yaml',
+} as const;
+
+/** The CRD patch that sends a kind's conversions to the webhook, and its kustomization entry. */
+export function crdConversionPatch(plural: string): { path: string; entry: string } {
+  const path = `config/crd/patches/webhook_in_${plural}.yaml`;
+  return { path, entry: `- path: ${path.slice('config/crd/'.length)}` };
+}
 
 /**
  * What serves the webhooks in a cluster, as Kubebuilder lays it out: the webhook Service, a
@@ -31,13 +47,9 @@ export async function stageWebhookConfig(
   render: RenderWebhook,
 ): Promise<void> {
   for (const file of SHARED_FILES) await tree.generateIfMissing(file, await render(file, file));
-  await tree.insert(DEFAULT_KUSTOMIZATION, 'default-resources', '- ../webhook\n- ../certmanager');
-  await tree.insert(
-    DEFAULT_KUSTOMIZATION,
-    'default-patches',
-    '- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment',
-  );
-  await tree.insert(NETWORK_POLICY_KUSTOMIZATION, 'network-policies', '- allow-webhook-traffic.yaml');
+  await tree.insert(DEFAULT_KUSTOMIZATION, 'default-resources', SHARED_ENTRIES.defaultResources);
+  await tree.insert(DEFAULT_KUSTOMIZATION, 'default-patches', SHARED_ENTRIES.defaultPatches);
+  await tree.insert(NETWORK_POLICY_KUSTOMIZATION, 'network-policies', SHARED_ENTRIES.networkPolicies);
   await insertReplacement(tree, render, 'certificate-dns');
   if (data.defaulting) await insertReplacement(tree, render, 'inject-ca-mutating');
   if (data.validation) await insertReplacement(tree, render, 'inject-ca-validating');
@@ -49,14 +61,14 @@ async function stageCrdConversion(
   data: WebhookTemplateData,
   render: RenderWebhook,
 ): Promise<void> {
-  const patch = `config/crd/patches/webhook_in_${data.plural}.yaml`;
-  await tree.generate(patch, await render('config/crd/patches/webhook_in.yaml', patch));
+  const patch = crdConversionPatch(data.plural);
+  await tree.generate(patch.path, await render('config/crd/patches/webhook_in.yaml', patch.path));
   await tree.generateIfMissing(
-    'config/crd/kustomizeconfig.yaml',
-    await render('config/crd/kustomizeconfig.yaml', 'config/crd/kustomizeconfig.yaml'),
+    CRD_KUSTOMIZE_CONFIG,
+    await render('config/crd/kustomizeconfig.yaml', CRD_KUSTOMIZE_CONFIG),
   );
-  await tree.insert(CRD_KUSTOMIZATION, 'crd-patches', `- path: ${patch.slice('config/crd/'.length)}`);
-  await tree.insert(CRD_KUSTOMIZATION, 'crd-configurations', '- kustomizeconfig.yaml');
+  await tree.insert(CRD_KUSTOMIZATION, 'crd-patches', patch.entry);
+  await tree.insert(CRD_KUSTOMIZATION, 'crd-configurations', SHARED_ENTRIES.crdConfigurations);
   await insertReplacement(tree, render, 'inject-ca-crd');
 }
 

@@ -1,0 +1,49 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TsoperatorError, isTsoperatorError } from '../../errors.ts';
+import type { ManifestFile } from '../../gen/manifest-generator.ts';
+import { generateManifests } from '../../gen/manifests.ts';
+import type { ProjectConfig } from '../../project/project-config.ts';
+import { applyWrites } from '../apply.ts';
+import { fileWrites } from '../change.ts';
+import { templatesDir } from '../package-paths.ts';
+import { renderTemplate } from '../render-template.ts';
+import type { StagingTree } from '../staging-tree.ts';
+
+/** The manager's role, which `init` writes empty and `tsoperator manifests` fills from markers. */
+const ROLE_FILE = 'config/rbac/role.yaml';
+
+/**
+ * Stages the manifests as the project's sources will generate them once the plan is applied:
+ * generated from a scratch copy of src/ with the plan's changes in it, so that they join the plan
+ * (listed by --dry-run, written in the same all-or-nothing apply) instead of following it. With
+ * no +kubebuilder:rbac marker left, the role goes back to the empty one `init` wrote.
+ */
+export async function stageManifests(tree: StagingTree, project: ProjectConfig): Promise<void> {
+  const files = await manifestsAfterPlan(tree);
+  for (const file of files) await tree.update(file.path, file.content);
+  if (!files.some((file) => file.path === ROLE_FILE) && (await tree.read(ROLE_FILE)) !== undefined) {
+    const template = join(templatesDir('init'), `${ROLE_FILE}.ejs`);
+    await tree.update(ROLE_FILE, await renderTemplate(template, { namespaced: project.settings.namespaced }));
+  }
+}
+
+async function manifestsAfterPlan(tree: StagingTree): Promise<ManifestFile[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'tsoperator-delete-'));
+  try {
+    await cp(join(tree.root, 'src'), join(scratch, 'src'), { recursive: true });
+    const sources = fileWrites(tree.changes()).filter((write) => write.path.startsWith('src/'));
+    await applyWrites(scratch, sources);
+    return generateManifests({ root: scratch });
+  } catch (err) {
+    if (!isTsoperatorError(err)) throw err;
+    throw new TsoperatorError(
+      `nothing was deleted: the sources left would not generate their manifests:\n${err.message.replaceAll(scratch, '.')}\n` +
+        'Fix the problems above (code that uses the deleted kind), then run `tsoperator delete api` again.',
+      { cause: err },
+    );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
