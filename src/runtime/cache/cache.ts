@@ -91,6 +91,8 @@ export class Cache implements CacheReader {
   readonly #informers = new Map<Kind, SharedInformer>();
   /** Kinds the client wrote before their informer existed: its first list must show those writes. */
   readonly #writtenBeforeInformer = new Set<Kind>();
+  /** Label selectors set by `selectFor`, over the options' own. */
+  readonly #selectors = new Map<Kind, string>();
   /** The API server read as this cache would answer: what the client reads when its write is late. */
   readonly apiFallback: Reader;
   #signal: AbortSignal | undefined;
@@ -114,6 +116,21 @@ export class Cache implements CacheReader {
       if (this.#signal) informer.start(this.#signal);
     }
     return informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * Caches only the objects of `kind` that match `labelSelector` (a shard's share of a ring, say),
+   * in place of the options' selector. Call it before the kind's informer exists; it throws after,
+   * for an informer lists with one selector for good.
+   */
+  selectFor(kind: Kind, labelSelector: string): void {
+    if (this.#selectors.get(kind) === labelSelector) return;
+    if (this.#informers.has(kind)) {
+      throw new Error(
+        `the cache already holds ${kind.kind} objects unfiltered: declare the sharded controller of ${kind.kind} before any other watch of it`,
+      );
+    }
+    this.#selectors.set(kind, labelSelector);
   }
 
   /**
@@ -226,7 +243,7 @@ export class Cache implements CacheReader {
     const o = this.#options;
     const own = o.byKind?.find((k) => k.kind === kind);
     const namespaces = own?.namespaces ?? o.namespaces;
-    const labelSelector = own?.labelSelector ?? o.labelSelector;
+    const labelSelector = this.#selectors.get(kind) ?? own?.labelSelector ?? o.labelSelector;
     return new SharedInformer({
       kind,
       transport: this.#transport,

@@ -24,6 +24,12 @@ export interface LeaseLock {
   ): Promise<VersionedRecord>;
 }
 
+/** What else a {@link leaseLock} writes. */
+export interface LeaseLockOptions {
+  /** Labels the Lease carries (a shard's ring, say); others' labels on it are kept. Default: none. */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
 /**
  * A LeaseLock on the coordination.k8s.io/v1 Lease `namespace/name`, read and written through the
  * runtime client (reads always go to the API server, never a cache).
@@ -33,20 +39,32 @@ export interface LeaseLock {
  * const lock = leaseLock(kubeConfig, 'webapp-system', 'webapp-operator-leader');
  * ```
  */
-export function leaseLock(source: RestConfigSource | Client, namespace: string, name: string): LeaseLock {
+export function leaseLock(
+  source: RestConfigSource | Client,
+  namespace: string,
+  name: string,
+  options: LeaseLockOptions = {},
+): LeaseLock {
   const client = source instanceof Client ? source : newClient({ kubeConfig: source });
   const key = { namespace, name };
+  // The labels last read: an update replaces the whole Lease, and must keep what others labelled.
+  let readLabels: Readonly<Record<string, string>> = {};
+  const labels = (): { labels?: Record<string, string> } => {
+    const all = { ...readLabels, ...options.labels };
+    return Object.keys(all).length > 0 ? { labels: all } : {};
+  };
   return {
     description: `${namespace}/${name}`,
     get: async (signal) => {
       const lease = await client.direct().get(LeaseKind, key, { signal });
+      readLabels = lease?.metadata?.labels ?? {};
       return lease && versioned(lease);
     },
     create: async (record, signal) => {
       const body: V1Lease = {
         apiVersion: LeaseKind.apiVersion,
         kind: LeaseKind.kind,
-        metadata: key,
+        metadata: { ...key, ...labels() },
         spec: leaseSpec(record),
       };
       return versioned(await client.create(body, { signal }));
@@ -55,7 +73,7 @@ export function leaseLock(source: RestConfigSource | Client, namespace: string, 
       const body: V1Lease = {
         apiVersion: LeaseKind.apiVersion,
         kind: LeaseKind.kind,
-        metadata: { ...key, resourceVersion },
+        metadata: { ...key, resourceVersion, ...labels() },
         spec: leaseSpec(record),
       };
       return versioned(await client.update(body, { signal }));

@@ -32,6 +32,13 @@ import { CacheSyncTimeoutError } from './cache-sync-timeout-error.ts';
 import { ControllerGroup } from './controller-group.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
+import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
+import { Sharder } from '../sharding/sharder.ts';
+import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
+import { shardingMetrics } from '../sharding/sharding-metrics.ts';
+import type { RingKind } from '../sharding/ring-kind.ts';
+import { controllerOf } from '../sharding/ring-key.ts';
+import type { ShardedKinds } from '../builder/controller-builder.ts';
 
 /** What reviewing metrics callers takes: Kubebuilder's metrics-auth role. */
 const METRICS_AUTH_PERMISSIONS: readonly Permission[] = [
@@ -62,6 +69,10 @@ export class Manager {
   readonly #options: ResolvedManagerOptions;
   readonly #probes = new HealthProbes();
   readonly #controllers: Controller[] = [];
+  /** The `.sharded()` controllers: they run on every replica, while it holds its shard Lease. */
+  readonly #shardedControllers: Controller[] = [];
+  /** What the ring shards: each sharded controller's `for` kind and the kinds it owns. */
+  readonly #ringKinds: RingKind[] = [];
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -73,6 +84,8 @@ export class Manager {
   #leaseLost = false;
   /** The group running the controllers, while they run. */
   #group: ControllerGroup | undefined;
+  /** The group running the sharded controllers, while this replica holds its shard Lease. */
+  #shardGroup: ControllerGroup | undefined;
   /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
@@ -97,6 +110,7 @@ export class Manager {
       transport,
       cache: this.cache,
       fieldManager: options.fieldManager,
+      ...(options.sharding ? { writeLabels: (obj: KubernetesObject) => this.#shardLabelsFor(obj) } : {}),
     });
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
@@ -188,13 +202,16 @@ export class Manager {
       servers = await this.#startServers();
       if (this.#options.checkPermissions)
         await checkPermissions(this.#transport, this.#requiredPermissions());
-      const { leaderElection, warmup } = this.#options;
-      if (!leaderElection || warmup) {
+      const { leaderElection, warmup, sharding } = this.#options;
+      // A shard needs its share cached whether it leads or not: sharding syncs every cache first.
+      if (!leaderElection || warmup || sharding) {
         if (!(await this.#syncCaches(caches.signal, shutdown))) return;
       } else {
         this.cache.open(caches.signal);
       }
-      await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
+      if (sharding) await this.#runSharded(shutdown, caches.signal);
+      else
+        await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
     } finally {
       this.#state = 'stopped';
       await this.#cleanUp(servers, caches);
@@ -244,15 +261,57 @@ export class Manager {
 
   #builderHost(): ConstructorParameters<typeof ControllerBuilder>[0] {
     return {
-      informerFor: <T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> => {
+      informerFor: <T extends KubernetesObject>(kind: Kind<T>, sharded = false): SharedInformer<T> => {
         this.#watchedKinds.set(`${kind.apiVersion}/${kind.kind}`, kind);
+        if (sharded) this.#cacheShardOf(kind);
         return this.cache.informerFor(kind);
       },
-      addController: (options) => this.#addController(options),
+      addController: (options, sharded) => this.#addController(options, sharded),
     };
   }
 
-  #addController(options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>): Controller {
+  /** Caches only this shard's objects of `kind`, and reports how many it holds. */
+  #cacheShardOf(kind: Kind): void {
+    const { ring, shardName } = this.#requireSharding(`the controller watching ${kind.kind}`);
+    const first = !this.#ringKinds.some((k) => k.kind === kind || k.controlled.includes(kind));
+    this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
+    if (!first) return;
+    const metrics = shardingMetrics(this.#options.registry);
+    const labels = { ring, shard: shardName, kind: kind.kind };
+    metrics.objectCounters.add(() =>
+      metrics.shardObjects.set(labels, this.cache.informerFor(kind).store.size),
+    );
+  }
+
+  #requireSharding(what: string): NonNullable<ResolvedManagerOptions['sharding']> {
+    if (!this.#options.sharding) {
+      throw new Error(
+        `${what} is sharded(), but the manager has no sharding: pass sharding: { ring: '...' } to Manager.create`,
+      );
+    }
+    return this.#options.sharding;
+  }
+
+  /**
+   * The shard label for an object a sharded controller writes and controls: it must land in this
+   * shard's cache at once, where the reconciler of its owner looks for it.
+   */
+  #shardLabelsFor(obj: KubernetesObject): Record<string, string> | undefined {
+    const sharding = this.#options.sharding;
+    const owner = controllerOf(obj);
+    if (!sharding || !owner) return undefined;
+    const ringKind = this.#ringKinds.find(
+      (k) => k.kind.apiVersion === owner.apiVersion && k.kind.kind === owner.kind,
+    );
+    if (!ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
+      return undefined;
+    return { [shardLabel(sharding.ring)]: sharding.shardName };
+  }
+
+  #addController(
+    options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>,
+    sharded?: ShardedKinds,
+  ): Controller {
     if (this.#state === 'stopped') {
       throw new Error(
         `controller ${options.name} was added after the manager stopped: add controllers before mgr.start()`,
@@ -266,14 +325,33 @@ export class Manager {
     this.#names.add(options.name);
     const controller = new Controller({
       ...options,
+      ...(sharded ? { reconciler: this.#shardedReconciler(options.reconciler, sharded) } : {}),
       logger: this.logger,
       clock: this.#options.clock,
       registry: this.#options.registry,
     });
+    if (sharded) {
+      this.#ringKinds.push({ kind: sharded.forKind, controlled: sharded.owned });
+      this.#shardedControllers.push(controller);
+      this.#shardGroup?.add(controller);
+      return controller;
+    }
     this.#controllers.push(controller);
     // Added while the controllers run: start it now, as controller-runtime's runnable groups do.
     this.#group?.add(controller);
     return controller;
+  }
+
+  #shardedReconciler(reconciler: ControllerOptions['reconciler'], sharded: ShardedKinds): ShardedReconciler {
+    const { ring, shardName } = this.#requireSharding(`the controller of ${sharded.forKind.kind}`);
+    return new ShardedReconciler({
+      reconciler,
+      client: this.client,
+      kind: sharded.forKind,
+      ring,
+      shard: shardName,
+      metrics: shardingMetrics(this.#options.registry),
+    });
   }
 
   #requiredPermissions(): Permission[] {
@@ -296,7 +374,27 @@ export class Manager {
           ['create', 'patch'].map((verb) => ({ group: 'admissionregistration.k8s.io', resource, verb })),
         )
       : [];
-    return [...watched, ...metricsAuth, ...events, ...localWebhooks, ...this.#options.permissions];
+    const sharding: Permission[] = this.#options.sharding
+      ? [
+          ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].map((verb) => ({
+            group: 'coordination.k8s.io',
+            resource: 'leases',
+            verb,
+            namespace: this.#options.leaderElectionNamespace,
+          })),
+          ...this.#ringKinds
+            .flatMap((k) => [k.kind, ...k.controlled])
+            .map((kind) => ({ group: kind.group, resource: kind.plural, verb: 'patch' })),
+        ]
+      : [];
+    return [
+      ...watched,
+      ...metricsAuth,
+      ...events,
+      ...localWebhooks,
+      ...sharding,
+      ...this.#options.permissions,
+    ];
   }
 
   #servesSecureMetrics(): boolean {
@@ -354,12 +452,13 @@ export class Manager {
         onStartedLeading: async (leading, lost) => {
           this.#coldStandby = false;
           // A cold standby lists only once it leads; a warm one synced before it competed.
-          if (!warmup && !(await this.#syncCaches(caches, leading))) return;
-          await this.#runControllers(leading, lost);
+          if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
+          const sharder = this.#sharder();
+          await Promise.all([this.#runControllers(leading, lost), sharder?.run(leading)]);
         },
       },
     });
-    this.#coldStandby = !warmup;
+    this.#coldStandby = !warmup && !this.#options.sharding;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const end = await elector.run(shutdown);
     if (end === 'lost') {
@@ -368,12 +467,86 @@ export class Manager {
     }
   }
 
+  /** The sharder of the ring, for the leader to run; undefined without sharding. */
+  #sharder(): Sharder | undefined {
+    const sharding = this.#options.sharding;
+    if (!sharding) return undefined;
+    return new Sharder({
+      ring: sharding.ring,
+      kinds: this.#ringKinds,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      namespace: this.#options.namespace,
+      client: this.client,
+      transport: this.#transport,
+      retryPeriod: this.#options.retryPeriod,
+      resyncPeriod: sharding.resyncPeriod,
+      concurrentMoves: sharding.concurrentMoves,
+      clock: this.#options.clock,
+      logger: this.logger.child({ component: 'sharder', ring: sharding.ring }),
+      registry: this.#options.registry,
+    });
+  }
+
   /**
-   * Runs every controller, and those added later, until `stop` aborts or one fails, then drains
-   * within the graceful-shutdown timeout. `lost` aborting (the lease lost, even mid-drain) aborts
-   * the reconciles in flight at once, as controller-runtime sets the graceful timeout to 0 then.
+   * Competes for the leader lease (the unsharded controllers and the sharder) and holds this
+   * replica's shard Lease (the sharded controllers) at once: two elections on two Leases, so they
+   * never fight. Either ending in failure stops the other; `start` returns once both have.
    */
-  async #runControllers(stop: AbortSignal, lost?: AbortSignal): Promise<void> {
+  async #runSharded(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
+    const stop = new AbortController();
+    const stopping = AbortSignal.any([shutdown, stop.signal]);
+    const runs = [this.#runAsLeader(stopping, caches), this.#runAsShard(stopping)].map((run) =>
+      run.catch((err: unknown) => {
+        stop.abort(err);
+        throw err;
+      }),
+    );
+    const ends = await Promise.allSettled(runs);
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /**
+   * Holds this replica's shard Lease as a leader election of its own (the Lease named for the
+   * shard, the shard its holder, labelled with the ring) and runs the sharded controllers while it
+   * does. Stopping drains them, then releases the Lease, which the sharder reads as the shard gone:
+   * it moves the shard's objects at once. A lost Lease aborts their reconciles at once.
+   */
+  async #runAsShard(stop: AbortSignal): Promise<void> {
+    const { ring, shardName } = this.#requireSharding('a shard');
+    const namespace = this.#options.leaderElectionNamespace;
+    const lease = `${namespace}/${shardName}`;
+    const elector = new LeaderElector({
+      lock: leaseLock(this.client, namespace, shardName, { labels: { [RING_LABEL]: ring } }),
+      identity: shardName,
+      leaseDuration: this.#options.leaseDuration,
+      renewDeadline: this.#options.renewDeadline,
+      retryPeriod: this.#options.retryPeriod,
+      clock: this.#options.clock,
+      logger: this.logger.child({ component: 'shard-lease' }),
+      callbacks: {
+        onStartedLeading: (holding, lost) => this.#runControllers(holding, lost, 'shard'),
+      },
+    });
+    this.logger.info('joining the ring', { ring, shard: shardName, lease });
+    const end = await elector.run(stop);
+    if (end === 'lost') {
+      this.#leaseLost = true;
+      throw new LeaderElectionLostError(lease);
+    }
+  }
+
+  /**
+   * Runs every controller of its kind (the leader's, or the shard's sharded ones), and those added
+   * later, until `stop` aborts or one fails, then drains within the graceful-shutdown timeout.
+   * `lost` aborting (the lease lost, even mid-drain) aborts the reconciles in flight at once, as
+   * controller-runtime sets the graceful timeout to 0 then.
+   */
+  async #runControllers(
+    stop: AbortSignal,
+    lost?: AbortSignal,
+    which: 'leader' | 'shard' = 'leader',
+  ): Promise<void> {
     const group = new ControllerGroup({
       gracefulShutdownTimeout: this.#options.gracefulShutdownTimeout,
       clock: this.#options.clock,
@@ -382,16 +555,19 @@ export class Manager {
     const onLost = (): void => group.abortNow(lost?.reason);
     if (lost?.aborted) onLost();
     else lost?.addEventListener('abort', onLost, { once: true });
-    this.#group = group;
+    if (which === 'shard') this.#shardGroup = group;
+    else this.#group = group;
     this.#state = 'running';
     try {
-      for (const controller of this.#controllers) group.add(controller);
+      for (const controller of which === 'shard' ? this.#shardedControllers : this.#controllers)
+        group.add(controller);
       // A manager without controllers (webhooks only, say) still serves until it is stopped.
       await group.run(stop);
     } finally {
       lost?.removeEventListener('abort', onLost);
       this.#state = 'stopped';
-      this.#group = undefined;
+      if (which === 'shard') this.#shardGroup = undefined;
+      else this.#group = undefined;
     }
   }
 }

@@ -1,0 +1,25 @@
+/**
+ * The label and identity names of the external kubernetes-controller-sharding project
+ * (sharding.timebertt.dev, v1alpha1), so that a shard of this runtime can join a ring that
+ * project's sharder manages, and its tools read ours.
+ */
+const ALPHA_PREFIX = 'alpha.sharding.timebertt.dev/';
+
+/** On a shard's Lease: the ring it belongs to. */
+export const RING_LABEL = `${ALPHA_PREFIX}controllerring`;
+
+/** On a shard's Lease: its state as the sharder last saw it, for people and dashboards. */
+export const STATE_LABEL = `${ALPHA_PREFIX}state`;
+
+/** The holder the sharder writes into the Lease of a shard it declares dead. */
+export const SHARDER_IDENTITY = 'shardlease-controller';
+
+/** On a sharded object: the shard of `ring` that reconciles it. */
+export function shardLabel(ring: string): string {
+  return `shard.${ALPHA_PREFIX}${ring}`;
+}
+
+/** On a sharded object: its shard must let go of it (stop, and remove this and the shard label). */
+export function drainLabel(ring: string): string {
+  return `drain.${ALPHA_PREFIX}${ring}`;
+}

@@ -1,0 +1,337 @@
+import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import { newCache } from '../cache/cache.ts';
+import type { SharedInformer } from '../cache/informer.ts';
+import { isConflict, isNotFound } from '../client/api-error.ts';
+import type { Client } from '../client/client.ts';
+import type { Kind } from '../client/kind.ts';
+import { LeaseKind } from '../client/kinds.ts';
+import { keyString, objectKey } from '../client/object-key.ts';
+import { mergePatch } from '../client/patch.ts';
+import type { Transport } from '../client/transport.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { Logger } from '../log/logger.ts';
+import { workqueueMetricsProviderFor } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
+import { Workqueue } from '../workqueue/workqueue.ts';
+import { HashRing } from './hash-ring.ts';
+import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
+import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
+import { RingMembership } from './ring-membership.ts';
+import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
+import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
+
+/** What a {@link Sharder} manages and how. Durations are in milliseconds. */
+export interface SharderOptions {
+  readonly ring: string;
+  readonly kinds: readonly RingKind[];
+  /** Where the shards' Leases are. */
+  readonly leaseNamespace: string;
+  /** Shard objects of this namespace only. Default: '' (all namespaces). */
+  readonly namespace: string;
+  /** Writes with the shards' field manager, so server-side applies of the shard label never conflict. */
+  readonly client: Client;
+  readonly transport: Transport;
+  /** How often the Leases are checked. */
+  readonly retryPeriod: number;
+  readonly resyncPeriod: number;
+  readonly concurrentMoves: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly registry: Registry;
+}
+
+/** One write the sharder decided on in a resync. */
+interface Plan {
+  readonly obj: KubernetesObject;
+  readonly kind: Kind;
+  readonly action: 'drain' | 'move';
+  readonly to?: string;
+}
+
+/** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
+const RESYNC_DEBOUNCE_MS = 1000;
+
+/**
+ * Assigns each object of a ring's kinds to a shard, as the external project's sharder and webhook
+ * together: unassigned objects (a label-selected watch of those without the shard label, so it
+ * holds only the few waiting) get the shard the ring hashes them to; on a membership change, and
+ * every resync period, it lists the kinds and asks a live shard to drain each object that should
+ * move (the drain label: the shard lets go, and the object comes back unassigned), moves those of
+ * a dead shard at once, and moves controlled objects to their owner's shard.
+ *
+ * It runs in the manager that holds the leader lease, not as a Deployment of its own: the lease
+ * already makes it one at a time, it needs no webhook (nor certificates) since assignment is a
+ * patch after creation, and its memory is the Leases and the unassigned objects, not the ring's
+ * objects, so the leader stays the size of any other shard bar one list at a time.
+ */
+export class Sharder {
+  readonly #o: SharderOptions;
+  readonly #metrics: ShardingMetrics;
+  readonly #shardLabel: string;
+  readonly #drainLabel: string;
+  readonly #allKinds: readonly Kind[];
+  readonly #queue: Workqueue<string>;
+  readonly #unassigned = new Map<Kind, SharedInformer>();
+  /** Monotonic time each object's drain was marked, by queue key, for the hand-over metric. */
+  readonly #drainMarks = new Map<string, number>();
+  #ring = new HashRing([]);
+  #resyncAt = 0;
+  #wake: (() => void) | undefined;
+
+  constructor(options: SharderOptions) {
+    this.#o = options;
+    this.#metrics = shardingMetrics(options.registry);
+    this.#shardLabel = shardLabel(options.ring);
+    this.#drainLabel = drainLabel(options.ring);
+    this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
+    this.#queue = new Workqueue<string>({
+      name: `sharder-${options.ring}`,
+      clock: options.clock,
+      metricsProvider: workqueueMetricsProviderFor(options.registry),
+    });
+  }
+
+  /** Runs until `signal` aborts; failures are logged and retried, never thrown. */
+  async run(signal: AbortSignal): Promise<void> {
+    const { transport, logger, leaseNamespace, ring, namespace } = this.#o;
+    const cache = newCache({
+      transport,
+      logger: logger.child({ component: 'sharder-cache' }),
+      byKind: [
+        { kind: LeaseKind, namespaces: [leaseNamespace], labelSelector: `${RING_LABEL}=${ring}` },
+        ...this.#allKinds.map((kind) => ({
+          kind,
+          labelSelector: `!${this.#shardLabel}`,
+          ...(namespace ? { namespaces: [namespace] } : {}),
+        })),
+      ],
+    });
+    const leases = cache.informerFor<V1Lease>(LeaseKind);
+    leases.addEventHandler({
+      onAdd: () => this.#wake?.(),
+      onUpdate: () => this.#wake?.(),
+      onDelete: () => this.#wake?.(),
+    });
+    this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
+    cache.start(signal);
+    signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
+    if (!(await cache.waitForCacheSync(signal))) return;
+    const membership = new RingMembership({
+      ring,
+      leases,
+      client: this.#o.client,
+      clock: this.#o.clock,
+      logger,
+      metrics: this.#metrics,
+    });
+    const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
+    await this.#watchRing(membership, signal);
+    await Promise.all(workers);
+  }
+
+  #watchUnassigned(informer: SharedInformer, index: number): void {
+    this.#unassigned.set(informer.kind, informer);
+    const add = (obj: KubernetesObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
+    informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
+  }
+
+  /** Checks the Leases every retry period or on their change, and resyncs when the ring changed or is due. */
+  async #watchRing(membership: RingMembership, signal: AbortSignal): Promise<void> {
+    const { clock, retryPeriod, resyncPeriod, logger } = this.#o;
+    while (!signal.aborted) {
+      const ring = new HashRing(await membership.check());
+      if (!ring.sameShards(this.#ring)) {
+        logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
+        this.#ring = ring;
+        this.#resyncAt = 0;
+        this.#requeueUnassigned();
+      }
+      if (clock.monotonic() >= this.#resyncAt) {
+        const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
+          if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
+          return false;
+        });
+        this.#resyncAt = clock.monotonic() + (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS);
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        void clock.sleep(retryPeriod, signal).then(resolve);
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  /** The unassigned objects seen while no shard was there get another try. */
+  #requeueUnassigned(): void {
+    this.#allKinds.forEach((kind, i) => {
+      for (const key of this.#unassigned.get(kind)?.store.keys() ?? []) this.#queue.add(`${i}|${key}`);
+    });
+  }
+
+  async #assignLoop(membership: RingMembership): Promise<void> {
+    for (;;) {
+      const item = await this.#queue.get();
+      if (item.shutdown) return;
+      try {
+        await this.#assign(item.key, membership);
+        this.#queue.forget(item.key);
+      } catch (err) {
+        if (!isNotFound(err)) {
+          if (!isConflict(err)) this.#o.logger.error('failed to assign object', { key: item.key, err });
+          this.#queue.addRateLimited(item.key);
+        }
+      } finally {
+        this.#queue.done(item.key);
+      }
+    }
+  }
+
+  /** Gives the unassigned object of queue key `item` its shard. */
+  async #assign(item: string, membership: RingMembership): Promise<void> {
+    const bar = item.indexOf('|');
+    const kind = this.#allKinds[Number(item.slice(0, bar))];
+    const obj = kind && this.#unassigned.get(kind)?.store.get(item.slice(bar + 1));
+    if (!kind || !obj || obj.metadata?.labels?.[this.#shardLabel] !== undefined) return;
+    const shard = await this.#shardOf(kind, obj, membership);
+    if (!shard) return;
+    await this.#write(obj, { [this.#shardLabel]: shard, [this.#drainLabel]: null });
+    this.#metrics.assignments.inc(this.#kindLabels(kind));
+    const marked = this.#drainMarks.get(item);
+    if (marked !== undefined) {
+      this.#drainMarks.delete(item);
+      this.#metrics.handoverSeconds.observe(
+        { ring: this.#o.ring },
+        (this.#o.clock.monotonic() - marked) / 1000,
+      );
+      // Its controlled objects are still on the old shard: the next resync moves them.
+      this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
+    }
+  }
+
+  /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
+  async #shardOf(kind: Kind, obj: KubernetesObject, membership: RingMembership): Promise<string | undefined> {
+    if (this.#o.kinds.some((k) => k.kind === kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
+    const ref = controllerOf(obj);
+    const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
+    const ownerKey = controllerRingKeyOf(obj);
+    if (!ref || !ownerKind || !ownerKey) return undefined;
+    const owner = await this.#o.client
+      .direct()
+      .get(ownerKind.kind, { namespace: obj.metadata?.namespace ?? '', name: ref.name });
+    const ownerShard = owner?.metadata?.labels?.[this.#shardLabel];
+    if (
+      ownerShard &&
+      membership.deadSince(ownerShard) === undefined &&
+      this.#ring.shards.includes(ownerShard)
+    )
+      return ownerShard;
+    return this.#ring.shardFor(ownerKey);
+  }
+
+  /**
+   * Lists every kind of the ring and writes the drains and moves the ring calls for. False when
+   * some write lost a race (a newer object): a resync follows shortly.
+   */
+  async #resync(membership: RingMembership, ring: HashRing, signal: AbortSignal): Promise<boolean> {
+    if (ring.shards.length === 0) return true;
+    const plans: Plan[] = [];
+    for (const ringKind of this.#o.kinds) plans.push(...(await this.#planKind(ringKind, ring, signal)));
+    let settled = true;
+    const pending = [...plans];
+    const worker = async (): Promise<void> => {
+      for (let plan = pending.pop(); plan && !signal.aborted; plan = pending.pop()) {
+        if (!(await this.#carryOut(plan, membership))) settled = false;
+      }
+    };
+    await Promise.all(Array.from({ length: this.#o.concurrentMoves }, worker));
+    return settled;
+  }
+
+  /** The drains and moves of one ring kind and of the objects its objects control. */
+  async #planKind(ringKind: RingKind, ring: HashRing, signal: AbortSignal): Promise<Plan[]> {
+    const plans: Plan[] = [];
+    const live = new Set(ring.shards);
+    /** Where each owner is, or is going at once: where its controlled objects belong. */
+    const ownerShards = new Map<string, string>();
+    for (const obj of await this.#list(ringKind.kind, signal)) {
+      const labels = obj.metadata?.labels ?? {};
+      const current = labels[this.#shardLabel];
+      if (current === undefined) continue;
+      const key = ringKeyOf(ringKind.kind, obj);
+      const desired = ring.shardFor(key) ?? current;
+      if (!live.has(current)) {
+        plans.push({ obj, kind: ringKind.kind, action: 'move', to: desired });
+        ownerShards.set(key, desired);
+        continue;
+      }
+      ownerShards.set(key, current);
+      if (desired !== current && labels[this.#drainLabel] === undefined)
+        plans.push({ obj, kind: ringKind.kind, action: 'drain' });
+    }
+    for (const kind of ringKind.controlled) {
+      for (const obj of await this.#list(kind, signal)) {
+        const ref = controllerOf(obj);
+        const ownerKey = controllerRingKeyOf(obj);
+        if (!ref || !ownerKey || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined)
+          continue;
+        const want = ownerShards.get(ownerKey);
+        const current = obj.metadata?.labels?.[this.#shardLabel];
+        if (want !== undefined && current !== undefined && current !== want)
+          plans.push({ obj, kind, action: 'move', to: want });
+      }
+    }
+    return plans;
+  }
+
+  async #list(kind: Kind, signal: AbortSignal): Promise<KubernetesObject[]> {
+    const namespace = this.#o.namespace;
+    return this.#o.client.direct().listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
+  }
+
+  /** One drain or move; false when it lost a race. */
+  async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
+    const { obj, kind } = plan;
+    try {
+      if (plan.action === 'drain') {
+        await this.#write(obj, { [this.#drainLabel]: 'true' });
+        this.#drainMarks.set(this.#queueKey(kind, obj), this.#o.clock.monotonic());
+        this.#metrics.drains.inc(this.#kindLabels(kind));
+        return true;
+      }
+      await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null });
+      this.#metrics.movements.inc(this.#kindLabels(kind));
+      const from = obj.metadata?.labels?.[this.#shardLabel];
+      const since = from === undefined ? undefined : membership.deadSince(from);
+      if (since !== undefined)
+        this.#metrics.handoverSeconds.observe(
+          { ring: this.#o.ring },
+          (this.#o.clock.monotonic() - since) / 1000,
+        );
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isNotFound(err)) return false;
+      this.#o.logger.error('failed to move object', {
+        kind: kind.kind,
+        object: keyString(objectKey(obj)),
+        err,
+      });
+      return false;
+    }
+  }
+
+  /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */
+  async #write(obj: KubernetesObject, labels: Record<string, string | null>): Promise<void> {
+    await this.#o.client.patch(
+      obj,
+      mergePatch({ metadata: { resourceVersion: obj.metadata?.resourceVersion, labels } }),
+    );
+  }
+
+  #queueKey(kind: Kind, obj: KubernetesObject): string {
+    return `${this.#allKinds.indexOf(kind)}|${keyString(objectKey(obj))}`;
+  }
+
+  #kindLabels(kind: Kind): { ring: string; group: string; kind: string } {
+    return { ring: this.#o.ring, group: kind.group, kind: kind.kind };
+  }
+}

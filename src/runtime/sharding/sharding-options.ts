@@ -1,0 +1,43 @@
+import { hostname } from 'node:os';
+
+/** What `ManagerOptions.sharding` takes. Durations are in milliseconds. */
+export interface ShardingOptions {
+  /** The ring's name: the suffix of the shard label and the value of the Leases' ring label. Required. */
+  readonly ring: string;
+  /**
+   * This replica's shard: the name and holder of its Lease and the value of the shard label on the
+   * objects it reconciles, so a valid label value of at most 63 characters. Default: the host
+   * name, which is the pod's name in a cluster.
+   */
+  readonly shardName?: string;
+  /** How often the sharder checks every object's shard without a membership change. Default: 300 000. */
+  readonly resyncPeriod?: number;
+  /** Assignments, drains and moves the sharder writes at once. Default: 8. */
+  readonly concurrentMoves?: number;
+}
+
+export type ResolvedShardingOptions = Required<ShardingOptions>;
+
+/** Label values: 63 characters at most, alphanumeric at both ends. */
+const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/** The one place the defaults above are applied; throws on a shard name no label can hold. */
+export function resolveShardingOptions(options: ShardingOptions): ResolvedShardingOptions {
+  const shardName = options.shardName ?? hostname();
+  if (!LABEL_VALUE.test(shardName)) {
+    throw new Error(
+      `shard name "${shardName}" is not a valid label value (63 characters at most, alphanumeric at both ends): set sharding.shardName`,
+    );
+  }
+  if (!LABEL_VALUE.test(options.ring)) {
+    throw new Error(
+      `ring name "${options.ring}" is not a valid label value: pick a short name like "webapp"`,
+    );
+  }
+  return {
+    ring: options.ring,
+    shardName,
+    resyncPeriod: options.resyncPeriod ?? 300_000,
+    concurrentMoves: options.concurrentMoves ?? 8,
+  };
+}
