@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { baselineRequest, reportFormat, type CompatibilityFlags } from './compatibility-flags.ts';
 
-interface ManifestsFlags {
-  check: boolean;
+interface ManifestsFlags extends CompatibilityFlags {
   dryRun: boolean;
   output?: string;
 }
@@ -12,23 +12,47 @@ export function registerManifestsCommand(program: Command): void {
   program
     .command('manifests')
     .description('generate CRDs, RBAC and webhook configuration from the types and markers under src/')
-    .option('--check', 'write nothing; exit 1 with a diff when the files on disk are stale (for CI)', false)
+    .option(
+      '--check',
+      'write nothing; exit 1 with a diff when the files on disk are stale, or when a CRD breaks compatibility with its baseline (for CI)',
+      false,
+    )
     .option('--dry-run', 'print what would change, and write nothing', false)
     .option('--output <dir>', 'write under this folder instead of the project root')
+    .option(
+      '--against <ref>',
+      'with --check: the baseline is the CRDs committed at this git ref (default: the merge base with the default branch, else the last tag)',
+    )
+    .option('--against-file <path>', 'with --check: the baseline is the CRDs of this YAML file or folder')
+    .option(
+      '--against-cluster',
+      'with --check: the baseline is the CRDs installed in the current kubeconfig cluster',
+      false,
+    )
+    .option(
+      '--compat-config <file>',
+      'with --check: crdify-format config of the compatibility checks (default: crdify.yaml, if present)',
+    )
+    .option('--format <format>', 'with --check: report as text, or as json on stdout', 'text')
     .action(async (flags: ManifestsFlags) => {
+      const baseline = baselineRequest(flags);
+      const format = reportFormat(flags);
       // Loaded on use: the generators bring the TypeScript compiler, which other commands never need.
-      const { compareManifests, staleManifestsError, writeManifests } =
-        await import('../gen/manifest-sync.ts');
+      const { compareManifests, writeManifests } = await import('../gen/manifest-sync.ts');
       const { generateManifests } = await import('../gen/manifests.ts');
       const root = process.cwd();
       const target = resolve(root, flags.output ?? '.');
       const files = generateManifests({ root });
-      if (flags.check || flags.dryRun) {
+      if (flags.check) {
+        const { runManifestsCheck } = await import('./manifests-check.ts');
+        const changes = compareManifests(target, files);
+        await runManifestsCheck({ root, files, changes, baseline, format, ...configPath(flags) });
+        return;
+      }
+      if (flags.dryRun) {
         const changes = compareManifests(target, files);
         for (const change of changes) process.stdout.write(change.diff);
-        const stale = staleManifestsError(changes);
-        if (flags.check && stale) throw stale;
-        if (flags.dryRun) for (const c of changes) process.stdout.write(`${c.status.padEnd(9)} ${c.path}\n`);
+        for (const c of changes) process.stdout.write(`${c.status.padEnd(9)} ${c.path}\n`);
         return;
       }
       for (const change of writeManifests(target, files)) {
@@ -36,4 +60,8 @@ export function registerManifestsCommand(program: Command): void {
           process.stdout.write(`${change.status === 'create' ? 'created' : 'updated'} ${change.path}\n`);
       }
     });
+}
+
+function configPath(flags: ManifestsFlags): { configPath?: string } {
+  return flags.compatConfig === undefined ? {} : { configPath: flags.compatConfig };
 }

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../../../src/cli/main.ts';
+import { runCliCaptured } from '../../support/captured-cli.ts';
 
 /*
  * `tsoperator manifests` in a copy of a fixture project: writes, then --check passes; a stale or
@@ -15,20 +15,12 @@ const CRD = join('config', 'crd', 'bases', 'cache.example.org_caches.yaml');
 let project: string;
 let output = '';
 let errors = '';
-const write = process.stdout.write.bind(process.stdout);
-const writeError = process.stderr.write.bind(process.stderr);
 
 async function run(...args: string[]): Promise<number> {
-  output = '';
-  errors = '';
-  process.stdout.write = (chunk: string | Uint8Array) => ((output += String(chunk)), true);
-  process.stderr.write = (chunk: string | Uint8Array) => ((errors += String(chunk)), true);
-  try {
-    return await runCli(['manifests', ...args]);
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = writeError;
-  }
+  const result = await runCliCaptured(['manifests', ...args]);
+  output = result.stdout;
+  errors = result.stderr;
+  return result.code;
 }
 
 describe('tsoperator manifests', () => {

@@ -1,0 +1,47 @@
+import { TsoperatorError } from '../errors.ts';
+import type { BaselineRequest } from '../gen/compat/index.ts';
+import type { ManifestChange } from '../gen/manifest-sync.ts';
+import type { ManifestFile } from '../gen/manifest-generator.ts';
+
+export interface ManifestsCheckOptions {
+  readonly root: string;
+  readonly files: readonly ManifestFile[];
+  /** The generated files against those on disk. */
+  readonly changes: readonly ManifestChange[];
+  readonly baseline: BaselineRequest;
+  readonly configPath?: string;
+  readonly format: 'text' | 'json';
+}
+
+/**
+ * `manifests --check`: the stale files' diffs, then the CRDs' compatibility with their baseline;
+ * throws one error naming both problems when there are any. In json mode stdout holds the JSON
+ * document alone, so the diffs go to stderr.
+ */
+export async function runManifestsCheck(options: ManifestsCheckOptions): Promise<void> {
+  const { staleManifestsError } = await import('../gen/manifest-sync.ts');
+  const compat = await import('../gen/compat/index.ts');
+  const diffs = options.changes.map((change) => change.diff).join('');
+  (options.format === 'json' ? process.stderr : process.stdout).write(diffs);
+  const result = await compat.checkCompatibility({
+    root: options.root,
+    files: options.files,
+    baseline: options.baseline,
+    ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
+  });
+  if (options.format === 'json') {
+    const stale = options.changes
+      .filter((c) => c.status !== 'unchanged')
+      .map(({ path, status }) => ({ path, status }));
+    const document = { stale, compatibility: compat.compatibilityJson(result) };
+    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
+    process.stdout.write(compat.compatibilityLines(result));
+  }
+  const note = compat.skippedNote(result);
+  if (note) process.stderr.write(note);
+  const problems = [staleManifestsError(options.changes), compat.incompatibleError(result)].filter(
+    (error) => error !== undefined,
+  );
+  if (problems.length > 0) throw new TsoperatorError(problems.map((error) => error.message).join('\n'));
+}

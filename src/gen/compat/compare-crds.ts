@@ -1,0 +1,85 @@
+import type { CrdVersion } from '../crd/custom-resource-definition.ts';
+import { crdChecks } from './checks/registry.ts';
+import type { ReportedEnforcement } from './checks/check.ts';
+import type { CompatConfig } from './compat-config.ts';
+import type { ComparedCrd } from './compared-crd.ts';
+import { compareSchemas, type SchemaProblem } from './compare-schemas.ts';
+import { compareFindings, type Finding } from './finding.ts';
+import { compareKubeVersions } from './kube-version-order.ts';
+
+/**
+ * Everything in `next` that is incompatible with `old`, the same CRD's baseline, as crdify runs its
+ * three validators: whole-CRD checks; each version against the baseline's version of that name;
+ * and each pair of served versions of `next` (older to newer), less what the baseline's own served
+ * versions already had, which is skipped when `conversionWebhook` and the config says `Ignore`.
+ */
+export function compareCrds(
+  old: ComparedCrd,
+  next: ComparedCrd,
+  config: CompatConfig,
+  conversionWebhook: boolean,
+): Finding[] {
+  const crd = next.metadata.name;
+  const findings: Finding[] = [];
+  for (const check of crdChecks) {
+    const enforcement = config.checks.get(check.name)?.enforcement ?? check.defaultEnforcement;
+    if (enforcement === 'off') continue;
+    for (const problem of check.compare(old, next))
+      findings.push({ crd, ...problem, check: check.name, severity: severityOf(enforcement) });
+  }
+  for (const version of next.spec.versions) {
+    const before = old.spec.versions.find((v) => v.name === version.name);
+    if (before)
+      findings.push(
+        ...toFindings(crd, version.name, compareSchemas(schemaOf(before), schemaOf(version), config)),
+      );
+  }
+  if (!(conversionWebhook && config.conversion === 'Ignore')) {
+    const known = new Set(servedVersionProblems(old, config).map(problemKey));
+    const fresh = servedVersionProblems(next, config).filter((p) => !known.has(problemKey(p)));
+    for (const problem of fresh) findings.push(...toFindings(crd, problem.pair, [problem]));
+  }
+  return findings.sort(compareFindings);
+}
+
+interface PairProblem extends SchemaProblem {
+  readonly pair: string;
+}
+
+/** Each served version against every more mature served version, as clients move between them. */
+function servedVersionProblems(crd: ComparedCrd, config: CompatConfig): PairProblem[] {
+  const served = crd.spec.versions
+    .filter((v) => v.served)
+    .sort((a, b) => compareKubeVersions(a.name, b.name));
+  return served.flatMap((older, i) =>
+    served.slice(i + 1).flatMap((newer) =>
+      compareSchemas(schemaOf(older), schemaOf(newer), config).map((p) => ({
+        ...p,
+        pair: `${older.name}->${newer.name}`,
+      })),
+    ),
+  );
+}
+
+function problemKey(p: PairProblem): string {
+  return JSON.stringify([p.pair, p.path, p.check, p.message]);
+}
+
+function schemaOf(version: CrdVersion): CrdVersion['schema']['openAPIV3Schema'] | undefined {
+  return version.schema?.openAPIV3Schema;
+}
+
+function toFindings(crd: string, version: string, problems: readonly SchemaProblem[]): Finding[] {
+  return problems.map(({ path, check, enforcement, message }) => ({
+    crd,
+    version,
+    path,
+    check,
+    severity: severityOf(enforcement),
+    message,
+  }));
+}
+
+function severityOf(enforcement: ReportedEnforcement): Finding['severity'] {
+  return enforcement === 'error' ? 'error' : 'warning';
+}

@@ -1,0 +1,45 @@
+import { TsoperatorError } from '../../errors.ts';
+import type { CompatibilityResult } from './check-compatibility.ts';
+import { COMPAT_CONFIG_FILE } from './compat-config.ts';
+import { formatFinding, type Finding } from './finding.ts';
+
+/** The text report: one line per finding; a note on stderr's side is the caller's (see `skippedNote`). */
+export function compatibilityLines(result: CompatibilityResult): string {
+  return result.findings.map((f) => `${formatFinding(f)}\n`).join('');
+}
+
+/** What to tell the user when no baseline was found, so a skipped check is never silent. */
+export function skippedNote(result: CompatibilityResult): string | undefined {
+  return result.skipped === undefined ? undefined : `compatibility not checked: ${result.skipped}\n`;
+}
+
+/** The report as `--format json` prints it (without the trailing newline). */
+export function compatibilityJson(result: CompatibilityResult): {
+  baseline: string | null;
+  skipped: string | null;
+  errors: number;
+  warnings: number;
+  findings: readonly Finding[];
+} {
+  return {
+    baseline: result.baseline ?? null,
+    skipped: result.skipped ?? null,
+    errors: count(result.findings, 'error'),
+    warnings: count(result.findings, 'warning'),
+    findings: result.findings,
+  };
+}
+
+/** The error `manifests --check` ends with when a finding is an error; undefined when none is. */
+export function incompatibleError(result: CompatibilityResult): TsoperatorError | undefined {
+  const errors = count(result.findings, 'error');
+  if (errors === 0) return undefined;
+  return new TsoperatorError(
+    `${errors} incompatible change${errors === 1 ? '' : 's'} against ${result.baseline ?? 'the baseline'} (listed above).\n` +
+      `Keep the old behaviour, serve the change as a new version, or set the check's enforcement in ${COMPAT_CONFIG_FILE}.`,
+  );
+}
+
+function count(findings: readonly Finding[], severity: Finding['severity']): number {
+  return findings.filter((f) => f.severity === severity).length;
+}
