@@ -46,7 +46,7 @@ export async function kustomizeBuild(options: KustomizeBuildOptions): Promise<st
       images: [imageEntry(options.image)],
     };
     await writeFile(join(overlay, 'kustomization.yaml'), dump(kustomization));
-    return await runKustomize(options.kubectl ?? 'kubectl', overlay);
+    return await runKustomize(options.kubectl ?? 'kubectl', overlay, 'config/default');
   } finally {
     await rm(overlay, { recursive: true, force: true });
   }
@@ -82,9 +82,14 @@ function imageEntry(image: ImageReference): Record<string, string> {
   };
 }
 
-async function runKustomize(kubectl: string, overlay: string): Promise<string> {
+/** Builds one folder of config/ as it stands (config/samples); `what` names it in errors. */
+export function kustomizeFolder(kubectl: string, folder: string, what: string): Promise<string> {
+  return runKustomize(kubectl, folder, what);
+}
+
+async function runKustomize(kubectl: string, folder: string, what: string): Promise<string> {
   try {
-    return (await execa(kubectl, ['kustomize', overlay])).stdout + '\n';
+    return (await execa(kubectl, ['kustomize', folder])).stdout + '\n';
   } catch (err) {
     if (err instanceof ExecaError && err.code === 'ENOENT') {
       throw new TsoperatorError(
@@ -92,6 +97,6 @@ async function runKustomize(kubectl: string, overlay: string): Promise<string> {
       );
     }
     const detail = err instanceof ExecaError ? err.stderr : String(err);
-    throw new TsoperatorError(`kustomize could not build config/default:\n${detail}`, { cause: err });
+    throw new TsoperatorError(`kustomize could not build ${what}:\n${detail}`, { cause: err });
   }
 }
