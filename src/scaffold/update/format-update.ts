@@ -1,0 +1,20 @@
+import { formatChanges } from '../format-changes.ts';
+import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
+import type { UpdateResult } from './update-project.ts';
+
+/**
+ * The update's plan as the user reads it: one line per merged, added or deleted file, and the
+ * runtime, which is replaced whole, as one line (every file of it changes with the version).
+ */
+export function formatUpdate(result: UpdateResult): string {
+  const prefix = `${PROJECT_RUNTIME_DIR}/`;
+  const runtime = result.plan.changes.filter((c) => c.path.startsWith(prefix));
+  const others = result.plan.changes.filter((c) => !c.path.startsWith(prefix));
+  const deleted = runtime.filter((c) => c.action === 'delete').length;
+  const runtimeLine =
+    runtime.length === 0
+      ? ''
+      : `${'replace'.padEnd('unchanged'.length)} ${prefix} (tsoperator ${result.toVersion}'s: ` +
+        `${(runtime.length - deleted).toString()} files written, ${deleted.toString()} deleted)\n`;
+  return `update from tsoperator ${result.fromVersion} to ${result.toVersion}:\n${formatChanges(others)}${runtimeLine}`;
+}

@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TsoperatorError, UsageError } from '../../errors.ts';
+import type { ProjectConfig } from '../../project/project-config.ts';
+import { PROJECT_FILE, parseProjectFile } from '../../project/project-file.ts';
+import { applyWrites } from '../apply.ts';
+import { fileWrites, type Change } from '../change.ts';
+import { regenerateManifests } from '../regenerate-manifests.ts';
+import { StagingTree } from '../staging-tree.ts';
+import { requireCommittedProject, requireGit } from './git-work-tree.ts';
+import { planUpdate, type UpdatePlan } from './plan-update.ts';
+import { replayCommands, type CommandLine } from './replay-commands.ts';
+import { replayProject } from './replay-project.ts';
+import { currentPackage, otherPackage, type TsoperatorPackage } from './tsoperator-package.ts';
+import type { UpdateOptions } from './update-options.ts';
+
+/** What `alpha update` did, or would do in a dry run. */
+export interface UpdateResult {
+  readonly fromVersion: string;
+  readonly toVersion: string;
+  /** False when the project is at this version already: nothing was planned. */
+  readonly updated: boolean;
+  /** The commands replayed with each version to regenerate the project. */
+  readonly commands: readonly CommandLine[];
+  readonly plan: UpdatePlan;
+  /** The manifests regenerated from the merged types (none in a dry run or with conflicts). */
+  readonly manifests: readonly Change[];
+}
+
+/** How `updateProject` reports its progress. */
+export interface UpdateRun {
+  /** Before each version regenerates the project, which takes a while. */
+  readonly onReplay?: (version: string) => void;
+  /** Once the plan is written (or, in a dry run, made), before the manifests are regenerated. */
+  readonly onPlanApplied?: (result: UpdateResult) => void;
+}
+
+/**
+ * `alpha update` from start to end: regenerates the project from its PROJECT with the version it
+ * was made with and with this one, in a temporary folder, merges the two with the project's files,
+ * writes the result all at once, then regenerates the manifests from the merged types. A dry run
+ * stops after planning; a merge with conflicts is written, with its markers, and the manifests are
+ * left for after they are resolved.
+ *
+ * @example
+ * ```ts
+ * const result = await updateProject({ dir: '.', from: '../tsoperator-0.0.9.tgz', force: false, dryRun: true });
+ * ```
+ */
+export async function updateProject(options: UpdateOptions, run: UpdateRun = {}): Promise<UpdateResult> {
+  const tree = await StagingTree.open(options.dir);
+  const project = await readProject(tree);
+  const current = await currentPackage();
+  const fromVersion =
+    options.fromVersion ?? (options.from === undefined ? recordedVersion(project) : undefined);
+  const commands = replayCommands(project);
+  const idle = (version: string): UpdateResult => ({
+    fromVersion: version,
+    toVersion: current.version,
+    updated: false,
+    commands,
+    plan: { changes: [], conflicts: [] },
+    manifests: [],
+  });
+  if (fromVersion === current.version) return idle(fromVersion);
+  await requireGit();
+  if (!options.force && !options.dryRun) await requireCommittedProject(options.dir);
+  const old = await otherPackage({
+    ...(options.from === undefined ? {} : { from: options.from }),
+    ...(fromVersion === undefined ? {} : { version: fromVersion }),
+  });
+  if (old.version === current.version) return idle(old.version);
+  const plan = await mergedPlan(tree, project, commands, old, current, run);
+  const result = {
+    fromVersion: old.version,
+    toVersion: current.version,
+    updated: true,
+    commands,
+    plan,
+    manifests: [],
+  };
+  if (!options.dryRun) await applyWrites(options.dir, fileWrites(plan.changes));
+  run.onPlanApplied?.(result);
+  if (options.dryRun || plan.conflicts.length > 0) return result;
+  return { ...result, manifests: await regenerateManifests(options.dir) };
+}
+
+async function readProject(tree: StagingTree): Promise<ProjectConfig> {
+  const text = await tree.read(PROJECT_FILE);
+  if (text === undefined) {
+    throw new TsoperatorError('no PROJECT file here: run `tsoperator alpha update` in the project folder');
+  }
+  return parseProjectFile(text);
+}
+
+function recordedVersion(project: ProjectConfig): string {
+  if (project.cliVersion === '') {
+    throw new UsageError(
+      'PROJECT does not say which tsoperator version generated the project (no cliVersion): give it with --from-version',
+    );
+  }
+  return project.cliVersion;
+}
+
+/** Both versions' regenerations, in a temporary folder removed after, merged with the project. */
+async function mergedPlan(
+  tree: StagingTree,
+  project: ProjectConfig,
+  commands: readonly CommandLine[],
+  old: TsoperatorPackage,
+  current: TsoperatorPackage,
+  run: UpdateRun,
+): Promise<UpdatePlan> {
+  const work = await mkdtemp(join(tmpdir(), 'tsoperator-update-'));
+  try {
+    const baseDir = join(work, 'base', project.projectName);
+    const theirsDir = join(work, 'theirs', project.projectName);
+    run.onReplay?.(old.version);
+    await replayProject(old, commands, baseDir);
+    run.onReplay?.(current.version);
+    await replayProject(current, commands, theirsDir);
+    return await planUpdate(tree, project, {
+      baseDir,
+      fromVersion: old.version,
+      theirsDir,
+      toVersion: current.version,
+      scratchDir: work,
+    });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

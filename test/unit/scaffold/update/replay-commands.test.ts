@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseProjectFile } from '../../../../src/project/project-file.ts';
+import { replayCommands } from '../../../../src/scaffold/update/replay-commands.ts';
+import { TESTDATA_DIR } from '../../../support/sample-project.ts';
+
+test('the commands that remake project-v4 from its PROJECT, APIs before webhooks', async () => {
+  const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
+  const crew = (version: string, kind: string): string[] => [
+    '--group',
+    'crew',
+    '--version',
+    version,
+    '--kind',
+    kind,
+  ];
+  assert.deepEqual(replayCommands(project), [
+    [
+      'init',
+      '--domain',
+      'testproject.org',
+      '--project-name',
+      'project-v4',
+      '--license',
+      'apache2',
+      '--owner',
+      'The tsoperator authors',
+    ],
+    ['create', 'api', ...crew('v1', 'Captain'), '--resource', '--controller'],
+    [
+      'create',
+      'api',
+      ...crew('v1', 'Memcached'),
+      '--resource',
+      '--controller',
+      '--image',
+      'memcached:1.6.26-alpine3.19',
+      '--port',
+      '11211',
+    ],
+    ['create', 'api', ...crew('v1', 'Admiral'), '--resource', '--no-namespaced', '--controller'],
+    [
+      'create',
+      'api',
+      '--group',
+      'apps',
+      '--version',
+      'v1',
+      '--kind',
+      'Deployment',
+      '--no-resource',
+      '--controller',
+    ],
+    ['create', 'api', ...crew('v2', 'Captain'), '--resource', '--no-controller'],
+    [
+      'create',
+      'webhook',
+      ...crew('v1', 'Captain'),
+      '--defaulting',
+      '--programmatic-validation',
+      '--conversion',
+      '--spoke',
+      'v2',
+    ],
+    ['create', 'webhook', ...crew('v1', 'Memcached'), '--defaulting', '--programmatic-validation'],
+    ['manifests'],
+  ]);
+});
+
+test('a namespaced multi-group project without a license, and a kind with its own plural', async () => {
+  const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
+  const [captain] = project.resources;
+  assert.ok(captain);
+  const commands = replayCommands({
+    ...project,
+    multigroup: true,
+    settings: { namespaced: true, license: 'none' },
+    resources: [{ ...captain, plural: 'captainz', webhooks: undefined }],
+  });
+  assert.deepEqual(commands[0], [
+    'init',
+    '--domain',
+    'testproject.org',
+    '--project-name',
+    'project-v4',
+    '--license',
+    'none',
+    '--namespaced',
+    '--multigroup',
+  ]);
+  assert.deepEqual(commands[1]?.slice(8), ['--plural', 'captainz', '--resource', '--controller']);
+  assert.equal(commands.length, 3);
+});
