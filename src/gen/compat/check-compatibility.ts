@@ -51,8 +51,7 @@ export async function checkCompatibility(options: CompatibilityOptions): Promise
   const findings = generated.flatMap((next) => {
     const old = baseline.crds.find((c) => c.metadata.name === next.metadata.name);
     if (!old) return [];
-    const conversionWebhook = webhooks.has(next.metadata.name) || [old, next].some(hasConversionWebhook);
-    return compareCrds(old, next, config, conversionWebhook);
+    return compareCrds(old, next, config, webhooks.has(next.metadata.name));
   });
   return { baseline: baseline.source, findings };
 }
@@ -69,10 +68,6 @@ function loadBaseline(
       request.env,
     );
   return gitBaseline(options.root, request.ref);
-}
-
-function hasConversionWebhook(crd: ComparedCrd): boolean {
-  return crd.spec.conversion?.strategy === 'Webhook';
 }
 
 /**

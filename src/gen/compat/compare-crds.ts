@@ -11,7 +11,8 @@ import { compareKubeVersions } from './kube-version-order.ts';
  * Everything in `next` that is incompatible with `old`, the same CRD's baseline, as crdify runs its
  * three validators: whole-CRD checks; each version against the baseline's version of that name;
  * and each pair of served versions of `next` (older to newer), less what the baseline's own served
- * versions already had, which is skipped when `conversionWebhook` and the config says `Ignore`.
+ * versions already had. That last is skipped when the config says `Ignore` and the CRD has a
+ * conversion webhook: its own `spec.conversion` says so, or `conversionWebhook` (from PROJECT).
  */
 export function compareCrds(
   old: ComparedCrd,
@@ -34,7 +35,8 @@ export function compareCrds(
         ...toFindings(crd, version.name, compareSchemas(schemaOf(before), schemaOf(version), config)),
       );
   }
-  if (!(conversionWebhook && config.conversion === 'Ignore')) {
+  const converted = conversionWebhook || next.spec.conversion?.strategy === 'Webhook';
+  if (!(converted && config.conversion === 'Ignore')) {
     const known = new Set(servedVersionProblems(old, config).map(problemKey));
     const fresh = servedVersionProblems(next, config).filter((p) => !known.has(problemKey(p)));
     for (const problem of fresh) findings.push(...toFindings(crd, problem.pair, [problem]));

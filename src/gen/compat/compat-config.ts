@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { load } from 'js-yaml';
+import { loadAll } from 'js-yaml';
 import { TsoperatorError } from '../../errors.ts';
 import type { CheckOptions, CompatibilityCheck, Enforcement } from './checks/check.ts';
 import { compatibilityChecks } from './checks/registry.ts';
@@ -93,9 +93,10 @@ export function parseCompatConfig(text: string, source: string): CompatConfig {
   };
 }
 
+/** The file's one document; a file of comments only (no document) is the defaults. */
 function parseYaml(text: string, source: string): unknown {
   try {
-    return load(text);
+    return loadAll(text)[0];
   } catch (err) {
     throw new TsoperatorError(`${source} is not valid YAML: ${(err as Error).message}`, { cause: err });
   }
