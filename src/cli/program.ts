@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { tsoperatorVersion } from '../version.ts';
+import { registerAlphaUpdateCommand } from './alpha-update.ts';
 import { registerBuildDeployCommands } from './build-deploy.ts';
 import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
@@ -29,5 +30,6 @@ export function createProgram(): Command {
   registerDeleteCommand(program);
   registerManifestsCommand(program);
   registerBuildDeployCommands(program);
+  registerAlphaUpdateCommand(program);
   return program;
 }
