@@ -28,7 +28,7 @@ export function insertAtMarker(
   if (markerIndex < 0) return { kind: 'no-marker' };
   const snippetLines = snippet.split('\n');
   const trimmed = (all: readonly string[]): string[] => all.map((line) => line.trim());
-  if (containsLines(trimmed(lines), trimmed(snippetLines))) return { kind: 'present' };
+  if (findLines(trimmed(lines), trimmed(snippetLines)) >= 0) return { kind: 'present' };
   if (presentWhen !== undefined && lines.some((line) => line.trim().startsWith(presentWhen))) {
     return { kind: 'present' };
   }
@@ -43,10 +43,10 @@ function isMarkerLine(line: string, marker: string): boolean {
   return match?.[1] === marker;
 }
 
-/** True when `needle` appears as consecutive lines of `haystack`. */
-function containsLines(haystack: readonly string[], needle: readonly string[]): boolean {
+/** Where `needle` first appears as consecutive lines of `haystack`, or -1. */
+export function findLines(haystack: readonly string[], needle: readonly string[]): number {
   for (let start = 0; start + needle.length <= haystack.length; start += 1) {
-    if (needle.every((line, i) => haystack[start + i] === line)) return true;
+    if (needle.every((line, i) => haystack[start + i] === line)) return start;
   }
-  return false;
+  return -1;
 }

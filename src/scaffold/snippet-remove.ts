@@ -1,3 +1,5 @@
+import { findLines } from './marker-insert.ts';
+
 /** The outcome of taking a scaffolded snippet out of a file. */
 export type SnippetRemoveResult =
   { readonly kind: 'removed'; readonly text: string } | { readonly kind: 'absent' };
@@ -23,13 +25,6 @@ export function removeSnippet(text: string, snippet: string, sameWhen?: string):
   if (sameWhen === undefined) return { kind: 'absent' };
   const single = trimmed.findIndex((line) => line.startsWith(sameWhen) && line.endsWith(';'));
   return single < 0 ? { kind: 'absent' } : { kind: 'removed', text: without(lines, single, 1) };
-}
-
-function findLines(haystack: readonly string[], needle: readonly string[]): number {
-  for (let start = 0; start + needle.length <= haystack.length; start += 1) {
-    if (needle.every((line, i) => haystack[start + i] === line)) return start;
-  }
-  return -1;
 }
 
 function without(lines: readonly string[], start: number, count: number): string {

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { TsoperatorError } from '../../../src/errors.ts';
+import { deleteApi } from '../../../src/scaffold/delete/delete-api.ts';
+import type { DeleteApiOptions } from '../../../src/scaffold/delete/delete-api-options.ts';
+import { regenerateManifests } from '../../../src/scaffold/regenerate-manifests.ts';
+import { scaffoldWebhook } from '../../../src/scaffold/webhook/scaffold-webhook.ts';
+import { snapshotFolder } from '../../support/folder-snapshot.ts';
+import { createApi, inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
+import { usageErrorMatching } from '../../support/usage-error.ts';
+
+const WEBHOOKS = { defaulting: true, validation: true, conversion: false, spokes: [], force: false };
+
+/** `delete api` of WebApp (group demo) in `version`, written unless `dryRun`. */
+function deleteWebApp(
+  dir: string,
+  options: Partial<Omit<DeleteApiOptions, 'dir'>> = {},
+  dryRun = false,
+): ReturnType<typeof deleteApi> {
+  return deleteApi({ dir, group: 'demo', kind: 'WebApp', force: false, ...options }, { dryRun });
+}
+
+/** A project just initialised (its files returned), then WebApp demo/v1 with both webhook types. */
+async function inWebAppProject(
+  body: (dir: string, init: Map<string, string>) => Promise<void>,
+): Promise<void> {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    const init = await snapshotFolder(dir);
+    await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp' });
+    await regenerateManifests(dir);
+    await scaffoldWebhook({ dir, kind: 'WebApp', ...WEBHOOKS }, { dryRun: false });
+    await body(dir, init);
+  });
+}
+
+async function edit(dir: string, path: string, change: (text: string) => string): Promise<void> {
+  await writeFile(join(dir, path), change(await readFile(join(dir, path), 'utf8')));
+}
+
+describe('delete api', () => {
+  it('undoes create api and create webhook, an external kind too: the tree is the one init wrote', async () => {
+    await inWebAppProject(async (dir, init) => {
+      await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment' });
+      await regenerateManifests(dir);
+      await deleteApi({ dir, group: 'apps', kind: 'Deployment', force: false }, { dryRun: false });
+      const plan = await deleteWebApp(dir);
+      assert.deepEqual(await snapshotFolder(dir), init);
+      const deleted = plan.changes.filter((c) => c.action === 'delete').map((c) => c.path);
+      for (const path of [
+        'src/api/v1/webapp.types.ts',
+        'src/api/v1/groupversion-info.ts',
+        'src/webhooks/v1/webapp.defaulter.ts',
+        'config/crd/bases/demo.example.org_webapps.yaml',
+        'config/webhook/manifests.yaml',
+      ]) {
+        assert.ok(deleted.includes(path), path);
+      }
+    });
+  });
+
+  it('--dry-run lists every file it would delete and change, and writes nothing', async () => {
+    await inWebAppProject(async (dir) => {
+      const before = await snapshotFolder(dir);
+      const plan = await deleteWebApp(dir, {}, true);
+      assert.deepEqual(await snapshotFolder(dir), before);
+      const actions = new Map(plan.changes.map((c) => [c.path, c.action]));
+      assert.equal(actions.get('src/controllers/webapp.controller.ts'), 'delete');
+      assert.equal(actions.get('test/webhooks/v1/webapp.webhook.test.ts'), 'delete');
+      assert.equal(actions.get('src/main.ts'), 'overwrite');
+      assert.equal(actions.get('config/rbac/role.yaml'), 'overwrite');
+      assert.equal(actions.get('PROJECT'), 'overwrite');
+    });
+  });
+
+  it('refuses, naming each file, when the user changed files it would delete; nothing is written', async () => {
+    await inWebAppProject(async (dir) => {
+      await edit(dir, 'src/api/v1/webapp.types.ts', (text) => `${text}\n// mine\n`);
+      await edit(dir, 'src/webhooks/v1/webapp.validator.ts', (text) => `${text}\n// mine\n`);
+      const before = await snapshotFolder(dir);
+      await assert.rejects(
+        deleteWebApp(dir),
+        usageErrorMatching(
+          /src\/api\/v1\/webapp\.types\.ts, src\/webhooks\/v1\/webapp\.validator\.ts; re-run with --force/,
+        ),
+      );
+      assert.deepEqual(await snapshotFolder(dir), before);
+    });
+  });
+
+  it('--force deletes them too, each kept in .tsoperator/deleted/<time>/ as the user left it', async () => {
+    await inWebAppProject(async (dir, init) => {
+      await edit(dir, 'src/api/v1/webapp.types.ts', (text) => `${text}\n// mine\n`);
+      const mine = await readFile(join(dir, 'src/api/v1/webapp.types.ts'), 'utf8');
+      const plan = await deleteWebApp(dir, { force: true });
+      assert.match(plan.keptAsideIn ?? '', /^\.tsoperator\/deleted\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+      const after = await snapshotFolder(dir);
+      assert.equal(after.get(`${plan.keptAsideIn}/src/api/v1/webapp.types.ts`), mine);
+      const rest = new Map([...after].filter(([path]) => !path.startsWith('.tsoperator/deleted')));
+      assert.deepEqual(rest, new Map([...init].filter(([path]) => path !== '.tsoperator/deleted')));
+    });
+  });
+
+  it("takes only the scaffold's lines out of a main.ts the user edited", async () => {
+    await inWebAppProject(async (dir) => {
+      const userLine = "mgr.addHealthzCheck('mine', () => Promise.resolve());";
+      await edit(dir, 'src/main.ts', (text) =>
+        text.replace(
+          '// +tsoperator:scaffold:controllers',
+          `${userLine}\n// +tsoperator:scaffold:controllers`,
+        ),
+      );
+      await deleteWebApp(dir);
+      const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
+      assert.ok(main.includes(userLine));
+      assert.doesNotMatch(main, /WebApp/);
+    });
+  });
+
+  it('keeps the groupversion-info of a folder that still holds another kind', async () => {
+    await inWebAppProject(async (dir) => {
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'Cache' });
+      await deleteWebApp(dir);
+      const files = await snapshotFolder(dir);
+      assert.ok(files.has('src/api/v1/groupversion-info.ts'));
+      assert.ok(files.has('config/rbac/cache_admin_role.yaml'));
+      assert.ok(!files.has('config/rbac/webapp_admin_role.yaml'));
+      // The other kind's webhook-less project keeps no webhook serving configuration.
+      assert.ok(!files.has('config/webhook/service.yaml'));
+      assert.doesNotMatch(files.get('config/default/kustomization.yaml') ?? '', /^- \.\.\/webhook$/m);
+    });
+  });
+
+  it('refuses a spoke of a conversion, and the storage version while another remains, saying what to do first', async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir);
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp' });
+      await createApi(dir, { group: 'demo', version: 'v2', kind: 'WebApp' });
+      await regenerateManifests(dir);
+      const conversion = {
+        ...WEBHOOKS,
+        defaulting: false,
+        validation: false,
+        conversion: true,
+        spokes: ['v2'],
+      };
+      await scaffoldWebhook({ dir, kind: 'WebApp', version: 'v1', ...conversion }, { dryRun: false });
+      await assert.rejects(
+        deleteWebApp(dir, { version: 'v2' }),
+        usageErrorMatching(
+          /WebApp v2 is a spoke of the conversion webhook of WebApp v1.*delete WebApp v1 first/,
+        ),
+      );
+      await assert.rejects(
+        deleteWebApp(dir, { version: 'v1' }),
+        usageErrorMatching(
+          /WebApp v1 is the storage version of WebApp, and v2 remains: first make another version/,
+        ),
+      );
+    });
+  });
+
+  it('refuses a kind the project does not have, listing the ones of that kind', async () => {
+    await inWebAppProject(async (dir) => {
+      await assert.rejects(deleteWebApp(dir, { version: 'v2' }), (err: unknown) => {
+        assert.ok(err instanceof TsoperatorError);
+        assert.match(err.message, /no API WebApp in group demo v2: PROJECT has --group demo --version v1/);
+        return true;
+      });
+    });
+  });
+
+  it('refuses, writing nothing, when the sources left would not generate their manifests', async () => {
+    await inWebAppProject(async (dir) => {
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'Cache' });
+      await edit(dir, 'src/api/v1/cache.types.ts', (text) =>
+        text.replace(
+          '// +kubebuilder:object:root=true',
+          '// +kubebuilder:object:root=true\n// +kubebuilder:resource:scope=Nowhere',
+        ),
+      );
+      const before = await snapshotFolder(dir);
+      await assert.rejects(deleteWebApp(dir), /nothing was deleted: the sources left would not generate/);
+      assert.deepEqual(await snapshotFolder(dir), before);
+    });
+  });
+});
