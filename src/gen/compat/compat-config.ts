@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadAll } from 'js-yaml';
 import { TsoperatorError } from '../../errors.ts';
 import type { CheckOptions, CompatibilityCheck, Enforcement } from './checks/check.ts';
 import { compatibilityChecks } from './checks/registry.ts';
+import { yamlDocuments } from './yaml-documents.ts';
 
 /**
  * How the compatibility checks are enforced. It is read from a config file in crdify's own format
@@ -62,7 +62,8 @@ export function loadCompatConfig(root: string, path?: string): CompatConfig {
  * is taken for `None`. Checks left out keep their defaults, as in crdify.
  */
 export function parseCompatConfig(text: string, source: string): CompatConfig {
-  const doc = record(parseYaml(text, source) ?? {}, source);
+  // A file of comments only has no document: it is the defaults.
+  const doc = record(yamlDocuments(text, source)[0] ?? {}, source);
   const checks = new Map(defaultCompatConfig().checks);
   const entries = doc['validations'] ?? [];
   if (!Array.isArray(entries)) throw new TsoperatorError(`${source}: "validations" must be a list`);
@@ -91,15 +92,6 @@ export function parseCompatConfig(text: string, source: string): CompatConfig {
         : parseEnforcement(doc['unhandledEnforcement'], `${source}: unhandledEnforcement`),
     conversion: parseConversion(doc['conversion'], `${source}: conversion`),
   };
-}
-
-/** The file's one document; a file of comments only (no document) is the defaults. */
-function parseYaml(text: string, source: string): unknown {
-  try {
-    return loadAll(text)[0];
-  } catch (err) {
-    throw new TsoperatorError(`${source} is not valid YAML: ${(err as Error).message}`, { cause: err });
-  }
 }
 
 function parseEnforcement(value: unknown, where: string): Enforcement {
