@@ -88,6 +88,9 @@ async function packageVersion(dir: string): Promise<string> {
       `${dir} is not a tsoperator package (its package.json names ${String(pkg.name)})`,
     );
   }
+  if (!existsSync(join(dir, 'bin', 'tsoperator.js'))) {
+    throw new TsoperatorError(`${dir} is a tsoperator package without its CLI (bin/tsoperator.js)`);
+  }
   return pkg.version;
 }
 
