@@ -11,8 +11,8 @@ export interface NoBaseline {
 
 /**
  * `--against <ref>`: the CRD files committed under config/crd/bases at `ref`. Without a ref, the
- * merge base of HEAD with the default branch (origin/HEAD, else main, else master), else the last
- * tag: what this branch will be merged into, or what was last released.
+ * merge base of HEAD with the default branch (origin/HEAD, else main or master, local or origin's),
+ * else the last tag: what this branch will be merged into, or what was last released.
  */
 export async function gitBaseline(root: string, ref?: string): Promise<Baseline | NoBaseline> {
   if (!(await git(root, ['rev-parse', '--is-inside-work-tree']))) {
@@ -60,8 +60,10 @@ async function defaultRef(root: string): Promise<Target | NoBaseline> {
 async function defaultBranch(root: string): Promise<string | undefined> {
   const remote = await git(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
   if (remote) return remote;
-  for (const branch of ['main', 'master']) {
-    if (await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) return branch;
+  // A CI checkout of a pull request has no local main and often no origin/HEAD, but origin/main.
+  for (const branch of ['main', 'master', 'origin/main', 'origin/master']) {
+    const ref = branch.startsWith('origin/') ? `refs/remotes/${branch}` : `refs/heads/${branch}`;
+    if (await git(root, ['rev-parse', '--verify', '--quiet', ref])) return branch;
   }
   return undefined;
 }

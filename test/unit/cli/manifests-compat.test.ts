@@ -160,6 +160,15 @@ describe('tsoperator manifests --check: the default baseline', () => {
     assert.match(result.stderr, /3 incompatible changes against git v0\.1\.0 \([0-9a-f]{7}\)/);
   });
 
+  it("prefers origin's main to a tag, as in a CI checkout of a pull request", async () => {
+    await git(dir, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+    const result = await check();
+    assert.match(
+      result.stderr,
+      /3 incompatible changes against git merge base with origin\/main \([0-9a-f]{7}\)/,
+    );
+  });
+
   it('in a subfolder of the repository, reads the CRDs committed under the project', async () => {
     const inner = join(dir, 'operator');
     await mkdir(inner);
