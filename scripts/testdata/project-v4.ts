@@ -3,59 +3,62 @@ import type { SampleContext } from './sample-projects.ts';
 
 /** The example field `create api` writes, which the user replaces with the kind's own. */
 const EXAMPLE_FIELD = `  // +optional
-  /** Foo is an example field of Captain: edit captain.types.ts to replace it with your own. */
+  /** foo is an example field of Captain: edit captain.types.ts to replace it with your own. */
   foo?: string;`;
 
 /** Captain v1's fields, as its user writes them over the example. */
-const CAPTAIN_V1_FIELDS = `  /** ShipName is the name of the ship the captain commands. */
+const CAPTAIN_V1_FIELDS = `  // +required
+  /** shipName is the name of the ship the captain commands. */
   shipName: string;
 
   // +kubebuilder:validation:Minimum=1
   // +kubebuilder:validation:Maximum=500
   // +optional
-  /** CrewSize is how many sail under the captain. */
+  /** crewSize is how many sail under the captain. */
   crewSize?: int32;
 
   // +kubebuilder:default=Captain
   // +optional
-  /** Rank is the captain's rank. */
+  /** rank is the captain's rank. */
   rank?: 'Captain' | 'Commodore';
 
   // +optional
-  /** HomePort is the port the ship sails from. */
+  /** homePort is the port the ship sails from. */
   homePort?: string;`;
 
 /** Captain v2: the same fields, but the home port is a structure, and a motto is new. */
-const CAPTAIN_V2_FIELDS = `  /** ShipName is the name of the ship the captain commands. */
+const CAPTAIN_V2_FIELDS = `  // +required
+  /** shipName is the name of the ship the captain commands. */
   shipName: string;
 
   // +kubebuilder:validation:Minimum=1
   // +kubebuilder:validation:Maximum=500
   // +optional
-  /** CrewSize is how many sail under the captain. */
+  /** crewSize is how many sail under the captain. */
   crewSize?: int32;
 
   // +kubebuilder:default=Captain
   // +optional
-  /** Rank is the captain's rank. */
+  /** rank is the captain's rank. */
   rank?: 'Captain' | 'Commodore';
 
   // +optional
-  /** HomePort is the port the ship sails from. */
+  /** homePort is the port the ship sails from. */
   homePort?: Port;
 
   // +optional
-  /** Motto is what the captain says when leaving port. */
+  /** motto is what the captain says when leaving port. */
   motto?: string;
 }
 
 /** Port is a harbour. */
 export interface Port {
-  /** Name is the port's name. */
+  // +required
+  /** name is the port's name. */
   name: string;
 
   // +optional
-  /** Country is where the port is. */
+  /** country is where the port is. */
   country?: string;`;
 
 /** The runtime types the edited fields use beside the scaffold's. */

@@ -4,6 +4,7 @@ import { registerAlphaUpdateCommand } from './alpha-update.ts';
 import { registerBuildDeployCommands } from './build-deploy.ts';
 import { registerEnvtestCommand } from './envtest.ts';
 import { registerInitCommand } from './init.ts';
+import { registerLintCommand } from './lint.ts';
 import { registerCreateCommand } from './create-api.ts';
 import { registerCreateWebhookCommand } from './create-webhook.ts';
 import { registerDeleteCommand } from './delete-api.ts';
@@ -29,6 +30,7 @@ export function createProgram(): Command {
   registerCreateWebhookCommand(program);
   registerDeleteCommand(program);
   registerManifestsCommand(program);
+  registerLintCommand(program);
   registerBuildDeployCommands(program);
   registerAlphaUpdateCommand(program);
   return program;

@@ -43,7 +43,7 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
 }
 
 /** Orders diagnostics by file, then position, so reports read top to bottom and never flap. */
-export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+export function compareDiagnostics(a: Pick<Diagnostic, 'location'>, b: Pick<Diagnostic, 'location'>): number {
   if (a.location.file !== b.location.file) return a.location.file < b.location.file ? -1 : 1;
   return a.location.line - b.location.line || a.location.column - b.location.column;
 }

@@ -30,6 +30,11 @@ export class ApiTypes {
     return id;
   }
 
+  /** Every type parsed so far: those requested and those they reference, in the order first met. */
+  all(): NamedTypeModel[] {
+    return [...this.#types.values()];
+  }
+
   get(id: string): NamedTypeModel {
     const type = this.#types.get(id);
     if (!type) throw new Error(`type ${id} was never requested`);

@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { TsoperatorError, UsageError } from '../errors.ts';
+
+interface LintFlags {
+  output: string;
+  config?: string;
+}
+
+/** `tsoperator lint`: kube-api-linter's API conventions, checked on the TypeScript types under src/api. */
+export function registerLintCommand(program: Command): void {
+  program
+    .command('lint')
+    .description(
+      "check the API types under src/api against Kubernetes' API conventions (kube-api-linter's checks)",
+    )
+    .option('--output <format>', 'text or json', 'text')
+    .option('--config <file>', 'the lint configuration (default: api-lint.yaml, when there is one)')
+    .action(async (flags: LintFlags) => {
+      if (flags.output !== 'text' && flags.output !== 'json')
+        throw new UsageError(`--output must be text or json, not ${JSON.stringify(flags.output)}`);
+      // Loaded on use: the type walker brings the TypeScript compiler.
+      const lint = await import('../lint/index.ts');
+      const root = process.cwd();
+      const result = lint.lintApi(root, lint.readLintConfig(root, flags.config));
+      const text = flags.output === 'json' ? lint.formatLintJson(result) : lint.formatLintText(result);
+      process.stdout.write(text);
+      const errors = lint.countOf(result, 'error');
+      if (errors > 0)
+        throw new TsoperatorError(
+          `${errors} API convention error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} as each fix says, ` +
+            `or turn the check off in ${lint.LINT_CONFIG_FILE} (see the README's "tsoperator lint" section)`,
+        );
+    });
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../../../src/cli/main.ts';
+
+/*
+ * `tsoperator lint` as a user runs it: a project `init` and `create api` made (plain, and running
+ * an image) lints clean; a type breaking a convention fails with file:line:col, the check and a
+ * fix; `--output json`; api-lint.yaml turns checks off, and a mistake in it is named.
+ */
+const FIXTURES = new URL('../../../fixtures/lint', import.meta.url).pathname;
+
+let output = '';
+let errors = '';
+const write = process.stdout.write.bind(process.stdout);
+const writeError = process.stderr.write.bind(process.stderr);
+
+async function run(cwd: string, ...args: string[]): Promise<number> {
+  output = '';
+  errors = '';
+  const back = process.cwd();
+  process.chdir(cwd);
+  // The test runner reports through stdout in bytes, while a test runs: those pass through.
+  process.stdout.write = (chunk: string | Uint8Array) =>
+    typeof chunk === 'string' ? ((output += chunk), true) : write(chunk);
+  process.stderr.write = (chunk: string | Uint8Array) =>
+    typeof chunk === 'string' ? ((errors += chunk), true) : writeError(chunk);
+  try {
+    return await runCli(args);
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = writeError;
+    process.chdir(back);
+  }
+}
+
+describe('tsoperator lint', () => {
+  let root = '';
+  let project = '';
+  let broken = '';
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'tsoperator-lint-'));
+    project = join(root, 'webapp-operator');
+    broken = join(root, 'broken');
+    cpSync(join(FIXTURES, 'commentstart'), broken, { recursive: true });
+    mkdirSync(project);
+    assert.equal(
+      await run(project, 'init', '--domain', 'example.org', '--project-name', 'webapp-operator'),
+      0,
+    );
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('says there is nothing to lint before the first API', async () => {
+    assert.equal(await run(project, 'lint'), 0);
+    assert.equal(output, 'No API types under src/api: nothing to lint.\n');
+  });
+
+  it('passes on what init and create api scaffold, with and without --image', async () => {
+    const api = ['create', 'api', '--group', 'demo', '--version', 'v1'];
+    assert.equal(await run(project, ...api, '--kind', 'WebApp'), 0, errors);
+    assert.equal(
+      await run(project, ...api, '--kind', 'Cache', '--image', 'memcached:1.6', '--port', '11211'),
+      0,
+      errors,
+    );
+    assert.equal(await run(project, ...api, '--kind', 'Backup', '--no-namespaced'), 0, errors);
+    assert.equal(await run(project, 'lint'), 0, output);
+    assert.match(output, /^\d+ API types follow the API conventions \(14 checks\)\.\n$/);
+  });
+
+  it('fails on a convention broken, with file:line:col, the check and its fix', async () => {
+    assert.equal(await run(broken, 'lint'), 1);
+    assert.match(
+      output,
+      /^src\/api\/v1\/fail\.types\.ts:3:3 - error commentstart: godoc for field FailSpec\.replicas should start with 'replicas \.\.\.'\n {2}fix: replace the first word with `replicas`$/m,
+    );
+    assert.match(output, /Found \d+ errors and 0 warnings\.\n$/);
+    assert.match(
+      errors,
+      /^Error: \d+ API convention errors: fix them as each fix says, or turn the check off in api-lint\.yaml/,
+    );
+    assert.doesNotMatch(errors, /\n\s+at /);
+  });
+
+  it('--output json lists the findings', async () => {
+    assert.equal(await run(broken, 'lint', '--output', 'json'), 1);
+    const report = JSON.parse(output) as {
+      findings: { file: string; line: number; column: number; check: string; fix: string }[];
+      errors: number;
+    };
+    assert.ok(report.errors > 0);
+    assert.deepEqual(report.findings[0], {
+      file: 'src/api/v1/fail.types.ts',
+      line: 3,
+      column: 3,
+      check: 'commentstart',
+      severity: 'error',
+      message: "godoc for field FailSpec.replicas should start with 'replicas ...'",
+      fix: 'replace the first word with `replicas`',
+    });
+  });
+
+  it('api-lint.yaml turns a check off', async () => {
+    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  disable: [commentstart, optionalorrequired]\n');
+    try {
+      assert.equal(await run(broken, 'lint'), 0, output);
+      assert.doesNotMatch(output, /commentstart/);
+    } finally {
+      rmSync(join(broken, 'api-lint.yaml'));
+    }
+  });
+
+  it('a check api-lint.yaml names that does not exist is an error, with the checks there are', async () => {
+    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  enable: [nofloat]\n');
+    try {
+      assert.equal(await run(broken, 'lint'), 1);
+      assert.match(
+        errors,
+        /api-lint\.yaml: linters\.enable: there is no check "nofloat"; the checks are commentstart, /,
+      );
+    } finally {
+      rmSync(join(broken, 'api-lint.yaml'));
+    }
+  });
+
+  it('--config reads another file; --output takes text or json only', async () => {
+    writeFileSync(join(broken, 'strict.yaml'), 'linters:\n  disable: ["*"]\n  enable: [nobools]\n');
+    assert.equal(await run(broken, 'lint', '--config', 'strict.yaml'), 0, output);
+    assert.equal(await run(broken, 'lint', '--config', 'missing.yaml'), 1);
+    assert.match(errors, /lint configuration missing\.yaml does not exist/);
+    assert.equal(await run(broken, 'lint', '--output', 'xml'), 2);
+  });
+});
