@@ -48,7 +48,7 @@ interface PairProblem extends SchemaProblem {
   readonly pair: string;
 }
 
-/** Each served version against every more mature served version, as clients move between them. */
+/** Each served version against every version Kubernetes ranks higher, as clients move up to them. */
 function servedVersionProblems(crd: ComparedCrd, config: CompatConfig): PairProblem[] {
   const served = crd.spec.versions
     .filter((v) => v.served)
