@@ -73,6 +73,8 @@ export class Manager {
   readonly #shardedControllers: Controller[] = [];
   /** What the ring shards: each sharded controller's `for` kind and the kinds it owns. */
   readonly #ringKinds: RingKind[] = [];
+  /** The sharded kinds whose cached objects `sharding_shard_objects` counts. */
+  readonly #countedKinds = new Set<Kind>();
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -273,9 +275,9 @@ export class Manager {
   /** Caches only this shard's objects of `kind`, and reports how many it holds. */
   #cacheShardOf(kind: Kind): void {
     const { ring, shardName } = this.#requireSharding(`the controller watching ${kind.kind}`);
-    const first = !this.#ringKinds.some((k) => k.kind === kind || k.controlled.includes(kind));
     this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
-    if (!first) return;
+    if (this.#countedKinds.has(kind)) return;
+    this.#countedKinds.add(kind);
     const metrics = shardingMetrics(this.#options.registry);
     const labels = { ring, shard: shardName, kind: kind.kind };
     metrics.objectCounters.add(() =>
@@ -443,6 +445,8 @@ export class Manager {
     const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
     const elector = new LeaderElector({
       lock: leaseLock(kubeConfig, leaderElectionNamespace, leaderElectionId),
+      // A shard leads under its shard name: who runs the sharder reads plainly off the Lease.
+      ...(this.#options.sharding ? { identity: this.#options.sharding.shardName } : {}),
       leaseDuration: this.#options.leaseDuration,
       renewDeadline: this.#options.renewDeadline,
       retryPeriod: this.#options.retryPeriod,

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind, LeaseKind } from '../../../src/runtime/client/kinds.ts';
+import { drainLabel, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { overlaps, shardObjects, ShardProcesses } from './shards.ts';
+
+/** Widgets of the test; a bench runs more (bench/sharding). */
+const WIDGETS = Number(process.env['SHARDING_TEST_WIDGETS'] ?? '600');
+const NAMESPACE = 'sharded';
+const SHARD = shardLabel('widgets');
+const DRAIN = drainLabel('widgets');
+/** Convergence on a busy 2-core machine: generous, and no figure is asserted on it. */
+const CONVERGE_MS = 240_000;
+
+describe('sharded controllers across 3 replicas', () => {
+  let env: Environment;
+  let client: Client;
+  let shards: ShardProcesses;
+
+  before(async () => {
+    env = await startEnvironment({ crdPaths: [widgetsCrd] });
+    client = newClient({ kubeConfig: env.kubeConfig });
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    await createWidgets(client, WIDGETS);
+    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
+  });
+  after(async () => {
+    await shards.stopAll();
+    await env.stop();
+  });
+
+  /** Each Widget's shard label (undefined when unassigned or draining). */
+  async function assignments(): Promise<Map<string, string | undefined>> {
+    const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+    return new Map(
+      widgets.map((w) => {
+        const labels = w.metadata?.labels ?? {};
+        return [w.metadata?.name ?? '', labels[DRAIN] === undefined ? labels[SHARD] : undefined];
+      }),
+    );
+  }
+
+  /** Every Widget on one of `live`, and reconciled there, each of `live` holding some. */
+  async function convergedOn(live: readonly string[]): Promise<Map<string, string | undefined>> {
+    let last = new Map<string, string | undefined>();
+    await eventuallyTrue(
+      async () => {
+        last = await assignments();
+        const held = new Set(last.values());
+        return (
+          live.every((shard) => held.has(shard)) &&
+          [...last].every(
+            ([name, shard]) => shard !== undefined && live.includes(shard) && shards.reconciled(shard, name),
+          )
+        );
+      },
+      `every Widget assigned to one of ${live.join(', ')} and reconciled there`,
+      CONVERGE_MS,
+    );
+    return last;
+  }
+
+  async function share(shard: string): Promise<number | undefined> {
+    const url = shards.metricsUrl(shard);
+    if (!url) return undefined;
+    return shardObjects(await (await fetch(`${url}/metrics`)).text(), 'Widget');
+  }
+
+  function counts(assigned: Map<string, string | undefined>): Map<string, number> {
+    const byShard = new Map<string, number>();
+    for (const shard of assigned.values()) if (shard) byShard.set(shard, (byShard.get(shard) ?? 0) + 1);
+    return byShard;
+  }
+
+  it('assigns every Widget to exactly one of 3 shards, each caching only its share, and reconciles each', async (t) => {
+    for (const name of ['shard-a', 'shard-b', 'shard-c']) shards.start(name);
+    const assigned = await convergedOn(['shard-a', 'shard-b', 'shard-c']);
+    const byShard = counts(assigned);
+    t.diagnostic(`objects per shard: ${JSON.stringify([...byShard])}`);
+    assert.equal(
+      [...byShard.values()].reduce((a, b) => a + b, 0),
+      WIDGETS,
+    );
+    for (const [shard, count] of byShard) {
+      assert.ok(count > WIDGETS / 3 / 2, `${shard} holds ${count} of ${WIDGETS}: the ring spreads them`);
+      await eventuallyTrue(
+        async () => (await share(shard)) === count,
+        `${shard}'s cache to hold its ${count} Widgets only`,
+      );
+    }
+  });
+
+  it('puts each owned ConfigMap on its Widget shard', async () => {
+    await eventuallyTrue(
+      async () => {
+        const assigned = await assignments();
+        const maps = await client
+          .direct()
+          .listAll(ConfigMapKind, { namespace: NAMESPACE, labelSelector: SHARD });
+        const owned = maps.filter((m) => m.metadata?.name?.endsWith('-cm'));
+        return (
+          owned.length === WIDGETS / 10 &&
+          owned.every(
+            (m) => m.metadata?.labels?.[SHARD] === assigned.get(m.metadata?.name?.slice(0, -3) ?? ''),
+          )
+        );
+      },
+      'every tenth Widget to have its ConfigMap, on its shard',
+      CONVERGE_MS,
+    );
+  });
+
+  it('moves about a quarter of the Widgets to a fourth shard joining, and back when it leaves on SIGTERM', async (t) => {
+    const before = await assignments();
+    shards.start('shard-d');
+    const joined = await convergedOn(['shard-a', 'shard-b', 'shard-c', 'shard-d']);
+    const moved = [...joined].filter(([name, shard]) => before.get(name) !== shard);
+    t.diagnostic(`moved on join: ${moved.length} of ${WIDGETS}`);
+    assert.ok(
+      moved.every(([, shard]) => shard === 'shard-d'),
+      'a Widget moves only to the shard that joined',
+    );
+    assert.ok(moved.length > WIDGETS / 4 / 2 && moved.length < (WIDGETS / 4) * 1.5, `${moved.length} moved`);
+    assert.equal(await shards.terminate('shard-d'), 0, shards.stderr('shard-d'));
+    const left = await convergedOn(['shard-a', 'shard-b', 'shard-c']);
+    assert.deepEqual(left, before, 'with shard-d gone the ring is the 3-shard ring again');
+  });
+
+  it("picks a killed shard's Widgets up on the others", async (t) => {
+    const leader = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
+    const victim =
+      ['shard-a', 'shard-b', 'shard-c'].find((s) => s !== leader?.spec?.holderIdentity) ?? 'shard-c';
+    const killedAt = await shards.kill(victim);
+    const rest = ['shard-a', 'shard-b', 'shard-c'].filter((s) => s !== victim);
+    await convergedOn(rest);
+    t.diagnostic(
+      `${victim} killed: its Widgets reconciled elsewhere after ${Math.round(Date.now() - killedAt)} ms (lease 6 s, retry 0.5 s)`,
+    );
+  });
+
+  it('never had one Widget reconciled by two shards at once', () => {
+    assert.deepEqual(overlaps(shards.intervals).slice(0, 10), []);
+  });
+});
+
+async function createWidgets(client: Client, count: number): Promise<void> {
+  const names = Array.from({ length: count }, (_, i) => `widget-${i}`);
+  const create = async (): Promise<void> => {
+    for (let name = names.pop(); name; name = names.pop())
+      await client.create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: WidgetKind.kind,
+        metadata: { name, namespace: NAMESPACE },
+        spec: { size: 1 },
+      });
+  };
+  await Promise.all(Array.from({ length: 16 }, create));
+}

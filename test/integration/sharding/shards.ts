@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** One reconcile as a shard ran it: which shard, which Widget, and when (wall ms, sub-ms precision). */
+export interface Interval {
+  readonly shard: string;
+  readonly name: string;
+  readonly start: number;
+  end?: number;
+}
+
+/** Shard processes of the test ring, and every reconcile they reported. */
+export class ShardProcesses {
+  readonly intervals: Interval[] = [];
+  readonly #open = new Map<string, Interval>();
+  readonly #children = new Map<string, ChildProcess>();
+  readonly #metrics = new Map<string, string>();
+  readonly #exits = new Map<string, Promise<number | null>>();
+  readonly #output = new Map<string, string[]>();
+  readonly #kubeconfigPath: string;
+  readonly #namespace: string;
+
+  constructor(kubeconfigPath: string, namespace: string) {
+    this.#kubeconfigPath = kubeconfigPath;
+    this.#namespace = namespace;
+  }
+
+  /** Starts shard `name` as a child process. */
+  start(name: string): void {
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', 'shard.ts')], {
+      env: { ...process.env, KUBECONFIG: this.#kubeconfigPath, SHARD: name, NAMESPACE: this.#namespace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.#children.set(name, child);
+    this.#output.set(name, []);
+    this.#exits.set(name, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+    createInterface({ input: child.stdout }).on('line', (line) => this.#read(name, line));
+    createInterface({ input: child.stderr }).on('line', (line) => this.#output.get(name)?.push(line));
+  }
+
+  /** SIGTERM, and the exit code once it has exited. */
+  async terminate(name: string): Promise<number | null> {
+    this.#children.get(name)?.kill('SIGTERM');
+    return (await this.#exits.get(name)) ?? null;
+  }
+
+  /** kill -9; reconciles it left open end at the kill. Returns when it happened (wall ms). */
+  async kill(name: string): Promise<number> {
+    this.#children.get(name)?.kill('SIGKILL');
+    await this.#exits.get(name);
+    const at = performance.timeOrigin + performance.now();
+    for (const [key, interval] of this.#open) {
+      if (interval.shard !== name) continue;
+      interval.end = at;
+      this.#open.delete(key);
+    }
+    return at;
+  }
+
+  /** Kills every shard still running. */
+  async stopAll(): Promise<void> {
+    for (const child of this.#children.values()) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all(this.#exits.values());
+  }
+
+  /** The /metrics URL shard `name` announced, once it did. */
+  metricsUrl(name: string): string | undefined {
+    return this.#metrics.get(name);
+  }
+
+  /** What shard `name` wrote on stderr, for a failure's message. */
+  stderr(name: string): string {
+    return (this.#output.get(name) ?? []).join('\n');
+  }
+
+  /** Whether shard `name` has finished a reconcile of Widget `widget`. */
+  reconciled(name: string, widget: string): boolean {
+    return this.intervals.some((i) => i.shard === name && i.name === widget && i.end !== undefined);
+  }
+
+  #read(shard: string, line: string): void {
+    const [tag, , name = '', at = ''] = line.split(' ');
+    if (tag === 'M') this.#metrics.set(shard, name);
+    if (tag === 'B') {
+      const interval: Interval = { shard, name, start: Number(at) };
+      this.intervals.push(interval);
+      this.#open.set(`${shard}|${name}`, interval);
+    }
+    if (tag === 'E') {
+      const interval = this.#open.get(`${shard}|${name}`);
+      if (interval) interval.end = Number(at);
+      this.#open.delete(`${shard}|${name}`);
+    }
+  }
+}
+
+/** Reconciles of one object by two shards that overlapped in time. */
+export function overlaps(intervals: readonly Interval[]): string[] {
+  const byName = new Map<string, Interval[]>();
+  for (const i of intervals) byName.set(i.name, [...(byName.get(i.name) ?? []), i]);
+  const found: string[] = [];
+  for (const [name, list] of byName) {
+    const sorted = [...list].sort((a, b) => a.start - b.start);
+    for (let i = 0; i < sorted.length; i++) {
+      const a = sorted[i];
+      for (const b of sorted.slice(i + 1)) {
+        if (!a || a.shard === b.shard) continue;
+        if ((a.end ?? Infinity) > b.start)
+          found.push(`${name}: ${a.shard} [${a.start}, ${a.end ?? 'open'}] and ${b.shard} from ${b.start}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** `sharding_shard_objects` of `kind` on a /metrics page. */
+export function shardObjects(metrics: string, kind: string): number | undefined {
+  const line = metrics
+    .split('\n')
+    .find((l) => l.startsWith('sharding_shard_objects{') && l.includes(`kind="${kind}"`));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
