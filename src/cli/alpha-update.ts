@@ -56,7 +56,11 @@ export function registerAlphaUpdateCommand(program: Command): void {
       else if (result.manifests.length > 0)
         process.stdout.write(`manifests regenerated:\n${formatChanges(result.manifests)}`);
       const { conflicts } = result.plan;
-      if (conflicts.length === 0) return;
+      if (conflicts.length === 0) {
+        if (!flags.dryRun)
+          process.stdout.write('Next: review it with `git diff`, then npm install and npm test\n');
+        return;
+      }
       throw new TsoperatorError(
         `${conflicts.length.toString()} file(s) ${flags.dryRun ? 'would have' : 'have'} conflicts:\n` +
           conflicts.map((path) => `  ${path}\n`).join('') +

@@ -16,5 +16,16 @@ export function formatUpdate(result: UpdateResult): string {
       ? ''
       : `${'replace'.padEnd('unchanged'.length)} ${prefix} (tsoperator ${result.toVersion}'s: ` +
         `${(runtime.length - deleted).toString()} files written, ${deleted.toString()} deleted)\n`;
-  return `update from tsoperator ${result.fromVersion} to ${result.toVersion}:\n${formatChanges(others)}${runtimeLine}`;
+  const commands = result.commands
+    .map((command) => `  tsoperator ${command.map(shellWord).join(' ')}\n`)
+    .join('');
+  return (
+    `regenerated from PROJECT with each version by:\n${commands}` +
+    `update from tsoperator ${result.fromVersion} to ${result.toVersion}:\n${formatChanges(others)}${runtimeLine}`
+  );
+}
+
+/** An argument as a shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
