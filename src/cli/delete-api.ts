@@ -38,7 +38,8 @@ export function registerDeleteCommand(program: Command): void {
       for (const taken of plan.defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
       process.stdout.write(formatChanges(plan.changes));
       if (plan.keptAsideIn !== undefined) {
-        process.stdout.write(`the files you changed are kept in ${plan.keptAsideIn}/\n`);
+        const kept = flags.dryRun ? 'would be kept' : 'are kept';
+        process.stdout.write(`the files you changed ${kept} in ${plan.keptAsideIn}/\n`);
       }
       if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
     });
