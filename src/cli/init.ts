@@ -10,6 +10,7 @@ interface InitFlags {
   multigroup: boolean;
   force: boolean;
   dryRun: boolean;
+  plugins?: string;
 }
 
 /** `tsoperator init`: scaffolds a new operator project in the current folder. */
@@ -37,6 +38,10 @@ export function registerInitCommand(program: Command): void {
       parseBooleanFlag,
       false,
     )
+    .option(
+      '--plugins <plugins>',
+      'optional plugins to add, comma-separated: grafana (as `edit --plugins` adds them)',
+    )
     .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: InitFlags) => {
@@ -46,6 +51,7 @@ export function registerInitCommand(program: Command): void {
       const { applyWrites } = await import('../scaffold/apply.ts');
       const { fileWrites } = await import('../scaffold/change.ts');
       const { formatChanges } = await import('../scaffold/format-changes.ts');
+      const { parsePlugins } = await import('../grafana/grafana-plugin.ts');
       const dir = process.cwd();
       const changes = await planInit({
         dir,
@@ -56,6 +62,7 @@ export function registerInitCommand(program: Command): void {
         multigroup: flags.multigroup,
         force: flags.force,
         ...(flags.owner === undefined ? {} : { owner: flags.owner }),
+        ...(flags.plugins === undefined ? {} : { plugins: parsePlugins(flags.plugins) }),
       });
       if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
       process.stdout.write(formatChanges(changes));

@@ -8,6 +8,9 @@ import type { DeployImageResource } from './deploy-image.ts';
 /** The layout key tsoperator writes into `layout` and under `plugins`. */
 export const TSOPERATOR_LAYOUT = 'typescript.tsoperator.io/v1';
 
+/** Kubebuilder's key of its grafana plugin under `plugins`, which tsoperator's `--plugins grafana` records. */
+export const GRAFANA_PLUGIN = 'grafana.kubebuilder.io/v1-alpha';
+
 /** Webhooks scaffolded for a resource. */
 export interface ResourceWebhooks {
   readonly defaulting?: boolean;
@@ -58,6 +61,8 @@ export interface ProjectConfig {
   readonly settings: TsoperatorSettings;
   /** The kinds scaffolded with `create api --image`, and their options. Default: none. */
   readonly deployImage?: readonly DeployImageResource[];
+  /** The project has Grafana dashboards (`edit --plugins grafana`). Default: false. */
+  readonly grafana?: boolean;
 }
 
 /**

@@ -2,7 +2,7 @@ import { dump, load } from 'js-yaml';
 import { TsoperatorError } from '../errors.ts';
 import { DEPLOY_IMAGE_PLUGIN, deployImageDocument, parseDeployImage } from './deploy-image.ts';
 import { pluralize } from './plural.ts';
-import { TSOPERATOR_LAYOUT } from './project-config.ts';
+import { GRAFANA_PLUGIN, TSOPERATOR_LAYOUT } from './project-config.ts';
 import type { ProjectConfig, ResourceConfig, TsoperatorSettings } from './project-config.ts';
 import type { DeployImageResource } from './deploy-image.ts';
 
@@ -26,6 +26,7 @@ export function renderProjectFile(project: ProjectConfig): string {
       ...(project.deployImage?.length
         ? { [DEPLOY_IMAGE_PLUGIN]: deployImageDocument(project.deployImage) }
         : {}),
+      ...(project.grafana === true ? { [GRAFANA_PLUGIN]: {} } : {}),
       [TSOPERATOR_LAYOUT]: settingsDocument(project.settings),
     },
     projectName: project.projectName,
@@ -63,6 +64,7 @@ export function parseProjectFile(text: string, source = PROJECT_FILE): ProjectCo
     ),
     settings: parseSettings(plugins[TSOPERATOR_LAYOUT]),
     ...deployImageField(parseDeployImage(plugins[DEPLOY_IMAGE_PLUGIN], `${source} ${DEPLOY_IMAGE_PLUGIN}`)),
+    ...(plugins[GRAFANA_PLUGIN] === undefined ? {} : { grafana: true }),
   };
 }
 

@@ -3,10 +3,8 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { execa } from 'execa';
 import { load } from 'js-yaml';
-import { repoRoot } from '../support/cli.ts';
+import { repoRoot, runTsoperatorSource } from '../support/cli.ts';
 import { validateBundle } from '../support/bundle-validator.ts';
 
 /*
@@ -74,24 +72,11 @@ let project: string;
 let output = '';
 let errors = '';
 
-/**
- * Runs `tsoperator generate bundle` from the sources in a child process, in the project: replacing
- * this process's stdout to capture it would also swallow the test runner's own reports.
- */
 async function run(...args: string[]): Promise<number> {
-  const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  const script = `const { runCli } = await import(${JSON.stringify(cli)}); process.exitCode = await runCli(process.argv.slice(1));`;
-  const result = await execa(
-    process.execPath,
-    ['--input-type=module', '--eval', script, 'generate', 'bundle', ...args],
-    {
-      cwd: project,
-      reject: false,
-    },
-  );
+  const result = await runTsoperatorSource(['generate', 'bundle', ...args], project);
   output = result.stdout;
   errors = result.stderr;
-  return result.exitCode ?? 1;
+  return result.code ?? 1;
 }
 
 async function readYaml(path: string): Promise<Record<string, unknown>> {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The repository's root folder. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -19,6 +20,29 @@ export function runTsoperator(
     const child = spawn(process.execPath, [join(repoRoot, 'bin', 'tsoperator.js'), ...args], {
       cwd: options.cwd ?? repoRoot,
       env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs the CLI from its TypeScript sources in a child process (no build needed), in `cwd`:
+ * capturing an in-process run's stdout would also swallow the test runner's reports.
+ */
+export function runTsoperatorSource(args: readonly string[], cwd: string): Promise<CliResult> {
+  const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
+  const script =
+    `const { runCli } = await import(${JSON.stringify(cli)}); ` +
+    'process.exitCode = await runCli(process.argv.slice(1));';
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', script, ...args], {
+      cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,4 +1,6 @@
 /** What `tsoperator init` takes, defaults applied by the command. */
+import type { OptionalPlugin } from '../../grafana/grafana-plugin.ts';
+
 export interface InitOptions {
   /** The folder to scaffold into. */
   readonly dir: string;
@@ -14,6 +16,8 @@ export interface InitOptions {
   readonly multigroup: boolean;
   /** Regenerate an initialised project's files (the runtime included); changed files are kept. */
   readonly force: boolean;
+  /** Optional plugins to add at once, as `edit --plugins` adds them later. Default: none. */
+  readonly plugins?: readonly OptionalPlugin[];
 }
 
 /** The values the init templates see. */

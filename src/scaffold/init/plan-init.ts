@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { baseCsvPath, renderBaseCsv, type BaseCsvProject } from '../../bundle/base-csv.ts';
 import { UsageError } from '../../errors.ts';
+import { stageGrafana } from '../../grafana/stage-grafana.ts';
 import { validateDomain, validateProjectName } from '../../project/name-rules.ts';
 import { TSOPERATOR_LAYOUT, type ProjectConfig } from '../../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile, renderProjectFile } from '../../project/project-file.ts';
@@ -52,6 +54,10 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
     if (growsAfterInit(path, content)) await tree.generateIfMissing(path, content);
     else await tree.generate(path, content);
   }
+  // The OLM bundle's base CSV, scaffolded with the project (as operator-sdk's init scaffolds
+  // config/manifests) so that its metadata is edited in version control before the first bundle.
+  await tree.generateIfMissing(baseCsvPath(options.projectName), renderBaseCsv(baseCsvProject(options)));
+  if (project.grafana === true) await stageGrafana(tree);
   await stageRuntime(tree, runtimeSourceDir(), version);
   return finishPlan(tree);
 }
@@ -85,6 +91,16 @@ function projectConfig(
       license: options.license,
       ...(options.owner === undefined ? {} : { owner: options.owner }),
     },
+    ...(options.plugins?.includes('grafana') || previous?.grafana === true ? { grafana: true } : {}),
+  };
+}
+
+function baseCsvProject(options: InitOptions): BaseCsvProject {
+  return {
+    packageName: options.projectName,
+    domain: options.domain,
+    namespaced: options.namespaced,
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
   };
 }
 
