@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import { tsoperatorVersion } from '../version.ts';
 import { registerAlphaUpdateCommand } from './alpha-update.ts';
 import { registerBuildDeployCommands } from './build-deploy.ts';
+import { registerEditCommand } from './edit.ts';
 import { registerEnvtestCommand } from './envtest.ts';
+import { registerGenerateCommand } from './generate.ts';
 import { registerInitCommand } from './init.ts';
 import { registerLintCommand } from './lint.ts';
 import { registerCreateCommand } from './create-api.ts';
@@ -32,6 +34,8 @@ export function createProgram(): Command {
   registerManifestsCommand(program);
   registerLintCommand(program);
   registerBuildDeployCommands(program);
+  registerGenerateCommand(program);
+  registerEditCommand(program);
   registerAlphaUpdateCommand(program);
   return program;
 }
