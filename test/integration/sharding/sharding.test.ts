@@ -70,6 +70,14 @@ describe('sharded controllers across 3 replicas', () => {
     return shardObjects(await (await fetch(`${url}/metrics`)).text(), 'Widget');
   }
 
+  /** The /metrics page of the shard that holds the leader lease, and so runs the sharder. */
+  async function leaderMetrics(): Promise<string> {
+    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
+    const url = shards.metricsUrl(lease?.spec?.holderIdentity ?? '');
+    assert.ok(url, 'the leader is one of the shards');
+    return (await fetch(`${url}/metrics`)).text();
+  }
+
   function counts(assigned: Map<string, string | undefined>): Map<string, number> {
     const byShard = new Map<string, number>();
     for (const shard of assigned.values()) if (shard) byShard.set(shard, (byShard.get(shard) ?? 0) + 1);
@@ -125,6 +133,15 @@ describe('sharded controllers across 3 replicas', () => {
       'a Widget moves only to the shard that joined',
     );
     assert.ok(moved.length > WIDGETS / 4 / 2 && moved.length < (WIDGETS / 4) * 1.5, `${moved.length} moved`);
+    const sharder = await leaderMetrics();
+    assert.ok(
+      counter(sharder, 'sharding_drains_total') >= moved.length,
+      'the sharder counts a drain per move',
+    );
+    assert.ok(
+      counter(sharder, 'sharding_handover_duration_seconds_count') >= moved.length,
+      'and times each hand-over',
+    );
     assert.equal(await shards.terminate('shard-d'), 0, shards.stderr('shard-d'));
     const left = await convergedOn(['shard-a', 'shard-b', 'shard-c']);
     assert.deepEqual(left, before, 'with shard-d gone the ring is the 3-shard ring again');
@@ -159,4 +176,12 @@ async function createWidgets(client: Client, count: number): Promise<void> {
       });
   };
   await Promise.all(Array.from({ length: 16 }, create));
+}
+
+/** The sum of a counter's series on a /metrics page. */
+function counter(metrics: string, name: string): number {
+  return metrics
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
