@@ -24,8 +24,3 @@ export function presenceMarkers(field: ApiField): { optional: ParsedMarker[]; re
     required: REQUIRED_MARKERS.flatMap((definition) => markers.get(definition)),
   };
 }
-
-/** How a field is written in TypeScript, for messages: `foo?:` or `foo:`. */
-export function spelling(field: ApiField): string {
-  return `\`${field.field.name}${field.field.optional ? '?' : ''}:\``;
-}

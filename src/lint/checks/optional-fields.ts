@@ -1,5 +1,4 @@
-import type { LintCheck } from '../lint-check.ts';
-import { presenceMarkers } from '../presence-markers.ts';
+import { presenceCheck } from '../presence-check.ts';
 
 /**
  * kube-api-linter's optionalfields wants an optional field to be a pointer with omitempty, so that
@@ -7,25 +6,12 @@ import { presenceMarkers } from '../presence-markers.ts';
  * optional field declared without it claims a value is always there, and code reading an object
  * from the API server crashes on one that has none.
  */
-export const optionalFields: LintCheck = {
+export const optionalFields = presenceCheck({
   name: 'optionalfields',
   help: 'a field marked +optional is declared with `?`',
-  enabledByDefault: true,
-  configure(settings) {
-    const policy = settings.oneOf('policy', ['SuggestFix', 'Warn'], 'SuggestFix');
-    settings.done();
-    return (api, report) => {
-      for (const field of api.fields) {
-        const [marker] = presenceMarkers(field).optional;
-        if (!marker || field.field.optional) continue;
-        report(
-          field.field.location,
-          `field ${field.path} is marked ${marker.text} but declared \`${field.field.name}:\`: ` +
-            'objects read from the API server may lack it, and the type says it is always there',
-          `declare it \`${field.field.name}?:\``,
-          policy === 'Warn' ? 'warning' : 'error',
-        );
-      }
-    };
-  },
-};
+  side: 'optional',
+  message: (field, marker) =>
+    `field ${field.path} is marked ${marker.text} but declared \`${field.field.name}:\`: ` +
+    'objects read from the API server may lack it, and the type says it is always there',
+  fix: (field) => `declare it \`${field.field.name}?:\``,
+});

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../../../src/cli/main.ts';
+import { runCliCaptured } from '../../support/captured-cli.ts';
 
 /*
  * `tsoperator lint` as a user runs it: a project `init` and `create api` made (plain, and running
@@ -14,24 +14,16 @@ const FIXTURES = new URL('../../../fixtures/lint', import.meta.url).pathname;
 
 let output = '';
 let errors = '';
-const write = process.stdout.write.bind(process.stdout);
-const writeError = process.stderr.write.bind(process.stderr);
 
 async function run(cwd: string, ...args: string[]): Promise<number> {
-  output = '';
-  errors = '';
   const back = process.cwd();
   process.chdir(cwd);
-  // The test runner reports through stdout in bytes, while a test runs: those pass through.
-  process.stdout.write = (chunk: string | Uint8Array) =>
-    typeof chunk === 'string' ? ((output += chunk), true) : write(chunk);
-  process.stderr.write = (chunk: string | Uint8Array) =>
-    typeof chunk === 'string' ? ((errors += chunk), true) : writeError(chunk);
   try {
-    return await runCli(args);
+    const result = await runCliCaptured(args);
+    output = result.stdout;
+    errors = result.stderr;
+    return result.code;
   } finally {
-    process.stdout.write = write;
-    process.stderr.write = writeError;
     process.chdir(back);
   }
 }
