@@ -6,12 +6,7 @@ export {
   type CompatibilityResult,
 } from './check-compatibility.ts';
 export { compareCrds } from './compare-crds.ts';
-export {
-  COMPAT_CONFIG_FILE,
-  defaultCompatConfig,
-  parseCompatConfig,
-  type CompatConfig,
-} from './compat-config.ts';
+export { defaultCompatConfig, parseCompatConfig, type CompatConfig } from './compat-config.ts';
 export { compatibilityJson, compatibilityLines, incompatibleError, skippedNote } from './compat-report.ts';
 export type { ComparedCrd } from './compared-crd.ts';
 export { formatFinding, type Finding } from './finding.ts';
