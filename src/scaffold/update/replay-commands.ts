@@ -8,9 +8,10 @@ export type CommandLine = readonly string[];
 /**
  * The commands that make a project from nothing as its PROJECT records it: init with its recorded
  * settings, `create api` for each resource in the order they were added, then `create webhook`
- * for each resource with webhooks (after every API, so that a conversion's spokes exist), then
- * `manifests`. Run with one tsoperator version, they give what that version generates for the
- * project, without the user's edits. Only flags every version has are used.
+ * for each resource with webhooks (after every API, so that a conversion's spokes exist), the
+ * optional plugins PROJECT records (`edit --plugins grafana`), then `manifests`. Run with one
+ * tsoperator version, they give what that version generates for the project, without the user's
+ * edits. Only flags every version has are used.
  *
  * @example
  * ```ts
@@ -24,6 +25,7 @@ export function replayCommands(project: ProjectConfig): CommandLine[] {
     ...project.resources.flatMap((resource) =>
       resource.webhooks === undefined ? [] : [createWebhookCommand(resource)],
     ),
+    ...(project.grafana === true ? [['edit', '--plugins', 'grafana']] : []),
     ['manifests'],
   ];
 }

@@ -69,13 +69,14 @@ test('the commands that remake project-v4 from its PROJECT, APIs before webhooks
   ]);
 });
 
-test('a namespaced multi-group project without a license, and a kind with its own plural', async () => {
+test('a namespaced multi-group project without a license, with grafana, and a kind with its own plural', async () => {
   const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
   const [captain] = project.resources;
   assert.ok(captain);
   const commands = replayCommands({
     ...project,
     multigroup: true,
+    grafana: true,
     settings: { namespaced: true, license: 'none' },
     resources: [{ ...captain, plural: 'captainz', webhooks: undefined }],
   });
@@ -91,5 +92,5 @@ test('a namespaced multi-group project without a license, and a kind with its ow
     '--multigroup',
   ]);
   assert.deepEqual(commands[1]?.slice(8), ['--plural', 'captainz', '--resource', '--controller']);
-  assert.equal(commands.length, 3);
+  assert.deepEqual(commands.slice(2), [['edit', '--plugins', 'grafana'], ['manifests']]);
 });
