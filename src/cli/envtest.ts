@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.ts';
 import { resolveAssets } from '../envtest/assets.ts';
+import { parseNodeCount, runEnvtestStart, type EnvtestStartOptions } from './envtest-start.ts';
 
 interface UseOptions {
   download: boolean;
@@ -14,7 +15,7 @@ export function registerEnvtestCommand(program: Command): void {
   const envtest = program
     .command('envtest')
     .description(
-      'find, download or build kube-apiserver, etcd, kubectl and kube-controller-manager for tests',
+      'find, download or build the control-plane binaries for tests (kube-apiserver, etcd, kubectl, kube-controller-manager, kube-scheduler, kwok), or run a control plane',
     );
   envtest
     .command('use', { isDefault: true })
@@ -36,4 +37,16 @@ export function registerEnvtestCommand(program: Command): void {
         options.printEnv ? `export KUBEBUILDER_ASSETS='${assets.dir}'\n` : `${assets.dir}\n`,
       );
     });
+  envtest
+    .command('start')
+    .description('run a control plane until Ctrl-C, printing `export KUBECONFIG=<file>` for it')
+    .argument('[k8s-version]', 'Kubernetes version, e.g. 1.37.2', DEFAULT_KUBERNETES_VERSION)
+    .option(
+      '--nodes <count>',
+      'fake nodes run by kwok, with kube-scheduler placing Pods on them',
+      parseNodeCount,
+      0,
+    )
+    .option('--crd <path...>', 'CRD files or folders to install')
+    .action((version: string, options: EnvtestStartOptions) => runEnvtestStart(version, options));
 }

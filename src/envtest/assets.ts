@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TsoperatorError } from '../errors.ts';
-import { ARCHIVE_BINARIES, CONTROL_PLANE_BINARIES, missingBinaries } from './binaries.ts';
+import { ARCHIVE_BINARIES, BUILT_BINARIES, CONTROL_PLANE_BINARIES, missingBinaries } from './binaries.ts';
 import { DEFAULT_INDEX_URL, downloadRelease } from './download.ts';
 import { buildFromGo, goAvailable } from './go-build.ts';
 import { withFileLock } from './lock.ts';
@@ -14,10 +14,10 @@ import { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion } from './versions.t
 export type AssetsSource = 'env' | 'cache' | 'download' | 'build';
 
 export interface Assets {
-  /** Folder holding etcd, kube-apiserver, kubectl (and kube-controller-manager when `missing` is empty). */
+  /** Folder holding etcd, kube-apiserver, kubectl (and the Go-built ones not in `missing`). */
   readonly dir: string;
   readonly source: AssetsSource;
-  /** Binaries this folder lacks; an envtest archive has no kube-controller-manager. */
+  /** Binaries this folder lacks; an envtest archive has none of BUILT_BINARIES. */
   readonly missing: readonly string[];
 }
 
@@ -118,18 +118,19 @@ async function fetchAssets(
   const progress = options.onProgress ?? (() => undefined);
   const tried: string[] = [];
   const canBuild = (options.allowBuild ?? true) && (await goAvailable());
-  const buildControllerManager = () =>
+  const buildMissing = () =>
     buildFromGo({
       version,
       dest: dir,
       workRoot: join(root, 'envtest', 'build'),
-      only: ['kube-controller-manager'],
+      only: BUILT_BINARIES.filter((name) => missingBinaries(dir, [name]).length > 0),
       onProgress: progress,
     });
   if (missingBinaries(dir, ARCHIVE_BINARIES).length === 0) {
-    // An earlier download, made where Go was not: only kube-controller-manager can be added.
+    // An earlier download made where Go was not, or a cache from before a binary was added: only
+    // the Go-built binaries can be added.
     if (!canBuild) return { dir, source: 'cache', missing: missingBinaries(dir) };
-    await buildControllerManager();
+    await buildMissing();
     return { dir, source: 'build', missing: missingBinaries(dir) };
   }
   if (options.allowDownload ?? true) {
@@ -140,8 +141,8 @@ async function fetchAssets(
       onProgress: progress,
     });
     if (outcome.kind === 'downloaded') {
-      // Envtest archives carry no kube-controller-manager; build it when Go is here.
-      if (canBuild) await buildControllerManager();
+      // Envtest archives carry none of BUILT_BINARIES; build them when Go is here.
+      if (canBuild) await buildMissing();
       return { dir, source: 'download', missing: missingBinaries(dir) };
     }
     tried.push(`download: ${outcome.reason}`);

@@ -7,7 +7,17 @@ import { CertificateAuthority, type CertKeyPair } from '../runtime/tls/certifica
 import { installCrds } from './crds.ts';
 import { startEtcd, type Etcd } from './etcd.ts';
 import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.ts';
-import { startKubeControllerManager } from './kube-controller-manager.ts';
+import {
+  DEFAULT_CONTROLLERS,
+  NODE_CONTROLLERS,
+  startKubeControllerManager,
+} from './kube-controller-manager.ts';
+import { startKubeScheduler } from './kube-scheduler.ts';
+import { startKwok } from './kwok.ts';
+import { createFakeNodes, fakeNodeName } from './fake-nodes.ts';
+import { missingBinaries, NODE_BINARIES } from './binaries.ts';
+import { TsoperatorError } from '../errors.ts';
+import type { ClientTls } from './probe.ts';
 import { kubeConfigFor } from './kubeconfig.ts';
 import { Reaper, type ManagedProcess } from './process.ts';
 import { retryOnPortConflict } from './ports.ts';
@@ -21,6 +31,12 @@ export interface EnvironmentOptions {
   crdPaths?: readonly string[];
   /** Also start kube-controller-manager (garbage collector, deployments, replica sets). Default: false. */
   controllerManager?: boolean | { controllers?: readonly string[] };
+  /**
+   * Fake nodes for Pods to run on: starts kube-scheduler, kwok and kube-controller-manager (with the
+   * Pod garbage collector) and creates this many Nodes, `kwok-node-0`..., that kwok keeps Ready and
+   * whose Pods it moves to Running and Ready. Default: 0 (Pods stay Pending).
+   */
+  nodes?: number;
   /** Extra kube-apiserver flags, e.g. `--default-watch-cache-size=0`. */
   apiServerArgs?: readonly string[];
   /** Extra etcd flags. */
@@ -40,8 +56,8 @@ export interface User {
 }
 
 /**
- * A running test control plane: etcd and kube-apiserver (and optionally kube-controller-manager) on
- * free loopback ports, with RBAC on. `admin` is in system:masters; `addUser` makes identities with
+ * A running test control plane: etcd and kube-apiserver (and optionally kube-controller-manager, or
+ * nodes run by kube-scheduler and kwok) on free loopback ports, with RBAC on. `admin` is in system:masters; `addUser` makes identities with
  * only the permissions RBAC grants them.
  */
 export class Environment {
@@ -55,6 +71,9 @@ export class Environment {
   #etcd: Etcd;
   #apiServer: KubeApiServer;
   #controllerManager: ManagedProcess | undefined;
+  #scheduler: ManagedProcess | undefined;
+  #kwok: ManagedProcess | undefined;
+  #nodeNames: readonly string[] = [];
   #stopped = false;
 
   private constructor(init: {
@@ -93,6 +112,7 @@ export class Environment {
     const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));
     reaper.watchDir(dir);
     const processes: ManagedProcess[] = [];
+    let env: Environment | undefined;
     try {
       const ca = CertificateAuthority.create('tsoperator-envtest-ca');
       const adminIdentity = ca.issue({
@@ -118,7 +138,7 @@ export class Environment {
         'admin',
         kubeConfigFor(apiServer.url, ca.cert, 'admin', adminIdentity),
       );
-      const env = new Environment({
+      env = new Environment({
         dir,
         binDir,
         ca,
@@ -129,10 +149,12 @@ export class Environment {
         admin,
         options,
       });
-      if (options.controllerManager) await env.#startControllerManager();
+      if (options.controllerManager || options.nodes) await env.#startControllerManager();
+      if (options.nodes) await env.#startNodes(options.nodes);
       if (options.crdPaths?.length) await env.installCrds(options.crdPaths);
       return env;
     } catch (err) {
+      if (env) processes.push(...env.#nodeProcesses());
       for (const p of processes.reverse()) await p.stop();
       await rm(dir, { recursive: true, force: true });
       reaper.release();
@@ -199,7 +221,7 @@ export class Environment {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    await this.#controllerManager?.stop();
+    for (const p of this.#nodeProcesses().reverse()) await p.stop();
     await this.#apiServer.process.stop();
     await this.#etcd.process.stop();
     await rm(this.dir, { recursive: true, force: true });
@@ -212,25 +234,59 @@ export class Environment {
 
   /** PIDs of the processes this environment runs, for tests that check nothing is left behind. */
   get pids(): number[] {
-    return [
-      this.#etcd.process.pid,
-      this.#apiServer.process.pid,
-      ...(this.#controllerManager ? [this.#controllerManager.pid] : []),
-    ];
+    return [this.#etcd.process.pid, this.#apiServer.process.pid, ...this.#nodeProcesses().map((p) => p.pid)];
+  }
+
+  /** Names of the fake Nodes kwok runs, `kwok-node-0`...; empty without `nodes`. */
+  get nodeNames(): readonly string[] {
+    return this.#nodeNames;
+  }
+
+  #adminTls(): ClientTls {
+    return { ca: this.#ca.cert, cert: this.#adminIdentity.cert, key: this.#adminIdentity.key };
+  }
+
+  /** The processes started after kube-apiserver, in start order. */
+  #nodeProcesses(): ManagedProcess[] {
+    return [this.#controllerManager, this.#scheduler, this.#kwok].filter((p) => p !== undefined);
   }
 
   async #startControllerManager(): Promise<void> {
     const settings =
       typeof this.#options.controllerManager === 'object' ? this.#options.controllerManager : {};
+    const controllers = [
+      ...(settings.controllers ?? DEFAULT_CONTROLLERS),
+      ...(this.#options.nodes ? NODE_CONTROLLERS : []),
+    ];
     this.#controllerManager = await startKubeControllerManager({
       binDir: this.binDir,
       kubeconfigPath: this.kubeconfigPath,
       serviceAccountKeyFile: this.#apiServer.serviceAccountKeyFile,
       caFile: this.#apiServer.caFile,
-      tls: { ca: this.#ca.cert, cert: this.#adminIdentity.cert, key: this.#adminIdentity.key },
-      ...(settings.controllers ? { controllers: settings.controllers } : {}),
+      tls: this.#adminTls(),
+      controllers: [...new Set(controllers)],
     });
     this.#reaper.watchProcess(this.#controllerManager.pid);
+  }
+
+  async #startNodes(count: number): Promise<void> {
+    const missing = missingBinaries(this.binDir, NODE_BINARIES);
+    if (missing.length > 0) {
+      throw new TsoperatorError(
+        `${this.binDir} lacks ${missing.join(', ')}, which an environment with nodes runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use\` to build them.`,
+      );
+    }
+    this.#scheduler = await startKubeScheduler({
+      binDir: this.binDir,
+      kubeconfigPath: this.kubeconfigPath,
+      tls: this.#adminTls(),
+    });
+    this.#reaper.watchProcess(this.#scheduler.pid);
+    this.#kwok = await startKwok({ binDir: this.binDir, kubeconfigPath: this.kubeconfigPath, dir: this.dir });
+    this.#reaper.watchProcess(this.#kwok.pid);
+    const names = Array.from({ length: count }, (_, i) => fakeNodeName(i));
+    await createFakeNodes(this.kubeConfig, names, this.#kwok);
+    this.#nodeNames = names;
   }
 }
 

@@ -7,6 +7,7 @@ import type { ControlPlaneBinary } from './binaries.ts';
 import { CONTROL_PLANE_BINARIES } from './binaries.ts';
 import { GoBuildCounts } from './go-build-counts.ts';
 import { goModuleWrapper, kubernetesStagingReplaces } from './go-module.ts';
+import { defaultKwokStages, KWOK_MODULE, KWOK_STAGES_FILE, KWOK_VERSION } from './kwok-release.ts';
 
 export interface GoBuildOptions {
   /** Kubernetes version, `1.37.2`. */
@@ -15,16 +16,23 @@ export interface GoBuildOptions {
   dest: string;
   /** Parent of the wrapper modules; kept between builds. */
   workRoot: string;
-  /** Which binaries to build. Default: all four. */
+  /** Which binaries to build. Default: all of CONTROL_PLANE_BINARIES. */
   only?: readonly ControlPlaneBinary[];
   onProgress: (line: string) => void;
 }
 
-const KUBERNETES_COMMANDS: Record<Exclude<ControlPlaneBinary, 'etcd'>, string> = {
+type KubernetesBinary = Exclude<ControlPlaneBinary, 'etcd' | 'kwok'>;
+
+const KUBERNETES_COMMANDS: Record<KubernetesBinary, string> = {
   'kube-apiserver': 'k8s.io/kubernetes/cmd/kube-apiserver',
   'kube-controller-manager': 'k8s.io/kubernetes/cmd/kube-controller-manager',
+  'kube-scheduler': 'k8s.io/kubernetes/cmd/kube-scheduler',
   kubectl: 'k8s.io/kubernetes/cmd/kubectl',
 };
+
+function isKubernetesBinary(binary: ControlPlaneBinary): binary is KubernetesBinary {
+  return binary in KUBERNETES_COMMANDS;
+}
 
 /** True when a `go` command answers on PATH. */
 export async function goAvailable(): Promise<boolean> {
@@ -37,59 +45,99 @@ export async function goAvailable(): Promise<boolean> {
 }
 
 /**
- * Builds kube-apiserver, kube-controller-manager and kubectl from k8s.io/kubernetes, and the etcd
- * that Kubernetes release pins, from the Go module proxy. k8s.io/kubernetes cannot be
- * `go install`ed (its go.mod replaces the staging modules with local folders), so a small wrapper
- * module requires it and points every staging module at its published v0.<minor>.<patch>.
+ * Builds kube-apiserver, kube-controller-manager, kube-scheduler and kubectl from k8s.io/kubernetes,
+ * the etcd that Kubernetes release pins, and kwok, from the Go module proxy. k8s.io/kubernetes
+ * cannot be `go install`ed (its go.mod replaces the staging modules with local folders), so a small
+ * wrapper module requires it and points every staging module at its published v0.<minor>.<patch>.
  */
 export async function buildFromGo(options: GoBuildOptions): Promise<void> {
   const wanted = options.only ?? CONTROL_PLANE_BINARIES;
-  // Kubernetes' own binaries share one module download, so they go first; etcd last.
-  const order = [...wanted.filter((b) => b !== 'etcd'), ...wanted.filter((b) => b === 'etcd')];
+  // Kubernetes' own binaries share one module download, so they go first; etcd and kwok last.
+  const order = [
+    ...wanted.filter(isKubernetesBinary),
+    ...wanted.filter((b) => b === 'etcd'),
+    ...wanted.filter((b) => b === 'kwok'),
+  ];
   const step = (binary: ControlPlaneBinary): string => `${order.indexOf(binary) + 1} of ${order.length}`;
-  options.onProgress(`fetching k8s.io/kubernetes v${options.version} from the Go module proxy`);
-  const kubernetes = await downloadModule(`k8s.io/kubernetes@v${options.version}`, options.version);
   const staging = await mkdtemp(join(dirname(options.dest), '.build-'));
   try {
-    const k8sModule = join(options.workRoot, `kubernetes-${options.version}`);
-    await writeWrapper(
-      k8sModule,
-      goModuleWrapper({
-        require: [['k8s.io/kubernetes', `v${options.version}`]],
-        replace: kubernetesStagingReplaces(await readFile(kubernetes.goMod, 'utf8'), options.version),
-      }),
-    );
-    for (const binary of order.filter((b) => b !== 'etcd')) {
-      const pkg = KUBERNETES_COMMANDS[binary];
-      await goBuild(
-        k8sModule,
-        pkg,
-        join(staging, binary),
-        kubernetesLdflags(options.version),
-        { label: binary, step: step(binary) },
-        options.onProgress,
-      );
+    if (order.some((b) => b !== 'kwok')) {
+      await buildKubernetes(options, order, staging, step);
     }
-    if (wanted.includes('etcd')) {
-      const etcdVersion = await pinnedEtcdVersion(kubernetes.dir);
-      const etcdModule = join(options.workRoot, `etcd-${etcdVersion}`);
-      await writeWrapper(
-        etcdModule,
-        goModuleWrapper({ require: [['go.etcd.io/etcd/server/v3', `v${etcdVersion}`]], replace: [] }),
-      );
-      await goBuild(
-        etcdModule,
-        'go.etcd.io/etcd/server/v3',
-        join(staging, 'etcd'),
-        ['-s', '-w'],
-        { label: `etcd ${etcdVersion}`, step: step('etcd') },
-        options.onProgress,
-      );
-    }
-    await placeBinaries(staging, options.dest, wanted);
+    if (wanted.includes('kwok')) await buildKwok(options, staging, step('kwok'));
+    // The stages go first, so that a kwok binary in `dest` always has them beside it.
+    const files = order.flatMap((b) => (b === 'kwok' ? [KWOK_STAGES_FILE, b] : [b]));
+    await placeBinaries(staging, options.dest, files);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+async function buildKubernetes(
+  options: GoBuildOptions,
+  order: readonly ControlPlaneBinary[],
+  staging: string,
+  step: (binary: ControlPlaneBinary) => string,
+): Promise<void> {
+  options.onProgress(`fetching k8s.io/kubernetes v${options.version} from the Go module proxy`);
+  const kubernetes = await downloadModule(
+    `k8s.io/kubernetes@v${options.version}`,
+    `Kubernetes ${options.version}`,
+  );
+  const k8sModule = join(options.workRoot, `kubernetes-${options.version}`);
+  await writeWrapper(
+    k8sModule,
+    goModuleWrapper({
+      require: [['k8s.io/kubernetes', `v${options.version}`]],
+      replace: kubernetesStagingReplaces(await readFile(kubernetes.goMod, 'utf8'), options.version),
+    }),
+  );
+  for (const binary of order.filter(isKubernetesBinary)) {
+    await goBuild(
+      k8sModule,
+      KUBERNETES_COMMANDS[binary],
+      join(staging, binary),
+      kubernetesLdflags(options.version),
+      { label: binary, step: step(binary) },
+      options.onProgress,
+    );
+  }
+  if (order.includes('etcd')) {
+    const etcdVersion = await pinnedEtcdVersion(kubernetes.dir);
+    const etcdModule = join(options.workRoot, `etcd-${etcdVersion}`);
+    await writeWrapper(
+      etcdModule,
+      goModuleWrapper({ require: [['go.etcd.io/etcd/server/v3', `v${etcdVersion}`]], replace: [] }),
+    );
+    await goBuild(
+      etcdModule,
+      'go.etcd.io/etcd/server/v3',
+      join(staging, 'etcd'),
+      ['-s', '-w'],
+      { label: `etcd ${etcdVersion}`, step: step('etcd') },
+      options.onProgress,
+    );
+  }
+}
+
+/** Builds kwok at its pinned release and writes its default stages next to it. */
+async function buildKwok(options: GoBuildOptions, staging: string, step: string): Promise<void> {
+  options.onProgress(`fetching ${KWOK_MODULE} v${KWOK_VERSION} from the Go module proxy`);
+  const kwok = await downloadModule(`${KWOK_MODULE}@v${KWOK_VERSION}`, `kwok ${KWOK_VERSION}`);
+  const kwokModule = join(options.workRoot, `kwok-${KWOK_VERSION}`);
+  await writeWrapper(
+    kwokModule,
+    goModuleWrapper({ require: [[KWOK_MODULE, `v${KWOK_VERSION}`]], replace: [] }),
+  );
+  await goBuild(
+    kwokModule,
+    `${KWOK_MODULE}/cmd/kwok`,
+    join(staging, 'kwok'),
+    ['-s', '-w', `-X ${KWOK_MODULE}/pkg/consts.Version=v${KWOK_VERSION}`],
+    { label: `kwok ${KWOK_VERSION}`, step },
+    options.onProgress,
+  );
+  await writeFile(join(staging, KWOK_STAGES_FILE), await defaultKwokStages(kwok.dir));
 }
 
 interface DownloadedModule {
@@ -97,7 +145,8 @@ interface DownloadedModule {
   goMod: string;
 }
 
-async function downloadModule(spec: string, version: string): Promise<DownloadedModule> {
+/** Downloads `spec` (`module@version`) from the proxy; `what` names it in an error. */
+async function downloadModule(spec: string, what: string): Promise<DownloadedModule> {
   try {
     const { stdout } = await execa('go', ['mod', 'download', '-json', spec], {
       env: { GOFLAGS: '-mod=mod' },
@@ -107,7 +156,7 @@ async function downloadModule(spec: string, version: string): Promise<Downloaded
   } catch (err) {
     const detail = err instanceof ExecaError ? downloadError(err) : String(err);
     throw new TsoperatorError(
-      `Kubernetes ${version} could not be fetched from the Go module proxy (${detail}). Check the version (e.g. 1.37.2) and that the proxy is reachable.`,
+      `${what} could not be fetched from the Go module proxy (${detail}). Check the version (e.g. 1.37.2) and that the proxy is reachable.`,
     );
   }
 }
@@ -207,7 +256,7 @@ async function placeBinaries(staging: string, dest: string, names: readonly stri
     const target = join(dest, name);
     // Copy then rename, so a reader of `dest` never sees a half-written binary.
     await copyFile(join(staging, name), `${target}.partial`);
-    await chmod(`${target}.partial`, 0o755);
+    await chmod(`${target}.partial`, name === KWOK_STAGES_FILE ? 0o644 : 0o755);
     await rename(`${target}.partial`, target);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * envtest: a real kube-apiserver and etcd (and optionally kube-controller-manager) for tests, as
- * Kubebuilder's envtest provides them to Go projects.
+ * envtest: a real kube-apiserver and etcd (and optionally kube-controller-manager, or nodes run by
+ * kube-scheduler and kwok) for tests, as Kubebuilder's envtest provides them to Go projects.
  *
  * @example
  * ```ts

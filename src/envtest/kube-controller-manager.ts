@@ -1,9 +1,6 @@
-import { join } from 'node:path';
-import { ManagedProcess } from './process.ts';
+import type { ManagedProcess } from './process.ts';
 import type { ClientTls } from './probe.ts';
-import { httpsStatus } from './probe.ts';
-import { freePort } from './ports.ts';
-import { waitUntilReady } from './wait.ts';
+import { startKubeComponent } from './kube-component.ts';
 
 /** Controllers started by default: enough for owner-reference GC and Deployments making Pods. */
 export const DEFAULT_CONTROLLERS = [
@@ -14,6 +11,14 @@ export const DEFAULT_CONTROLLERS = [
   'serviceaccount-controller',
   'serviceaccount-token-controller',
 ] as const;
+
+/**
+ * Added when the environment has nodes: the node lifecycle controller lifts the not-ready taint a
+ * new Node is created with once it reports Ready (and taints a Node whose lease stops being
+ * renewed); the Pod garbage collector deletes the Pods of a Node that is gone, so that their
+ * ReplicaSet replaces them on the nodes left.
+ */
+export const NODE_CONTROLLERS = ['node-lifecycle-controller', 'pod-garbage-collector-controller'] as const;
 
 export interface KubeControllerManagerOptions {
   binDir: string;
@@ -26,38 +31,19 @@ export interface KubeControllerManagerOptions {
 }
 
 /** Starts kube-controller-manager against the test API server and waits for its /healthz. */
-export async function startKubeControllerManager(
-  options: KubeControllerManagerOptions,
-): Promise<ManagedProcess> {
-  const port = await freePort();
-  const args = [
-    `--kubeconfig=${options.kubeconfigPath}`,
-    `--authentication-kubeconfig=${options.kubeconfigPath}`,
-    `--authorization-kubeconfig=${options.kubeconfigPath}`,
-    `--controllers=${(options.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
-    `--service-account-private-key-file=${options.serviceAccountKeyFile}`,
-    `--root-ca-file=${options.caFile}`,
-    '--leader-elect=false',
-    '--use-service-account-credentials=false',
-    `--bind-address=127.0.0.1`,
-    `--secure-port=${port}`,
-    // Make garbage collection and rollouts quick enough for tests.
-    '--concurrent-gc-syncs=5',
-    ...(options.extraArgs ?? []),
-  ];
-  const process = new ManagedProcess(
-    'kube-controller-manager',
-    join(options.binDir, 'kube-controller-manager'),
-    args,
-  );
-  await waitUntilReady(
-    process,
-    async () =>
-      (await httpsStatus(`https://127.0.0.1:${port}/healthz`, {
-        ...options.tls,
-        rejectUnauthorized: false,
-      })) === 200,
-    60_000,
-  );
-  return process;
+export function startKubeControllerManager(options: KubeControllerManagerOptions): Promise<ManagedProcess> {
+  return startKubeComponent('kube-controller-manager', {
+    binDir: options.binDir,
+    kubeconfigPath: options.kubeconfigPath,
+    tls: options.tls,
+    args: [
+      `--controllers=${(options.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
+      `--service-account-private-key-file=${options.serviceAccountKeyFile}`,
+      `--root-ca-file=${options.caFile}`,
+      '--use-service-account-credentials=false',
+      // Make garbage collection and rollouts quick enough for tests.
+      '--concurrent-gc-syncs=5',
+      ...(options.extraArgs ?? []),
+    ],
+  });
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../src/envtest/index.ts';
+import { KWOK_STAGES_FILE, KWOK_VERSION } from '../../../src/envtest/kwok-release.ts';
 import { runTsoperator } from '../../support/cli.ts';
 
 // An empty tsoperator cache forces the Go build path; Go's own build cache stays shared, so the
@@ -14,7 +15,7 @@ describe('tsoperator envtest use, from an empty cache', () => {
   const env = { ...process.env, TSOPERATOR_CACHE: cache, KUBEBUILDER_ASSETS: '' };
   after(() => rmSync(cache, { recursive: true, force: true }));
 
-  it('builds all four binaries from the Go module proxy, reporting progress, then answers from the cache', async () => {
+  it('builds all six binaries from the Go module proxy, reporting progress, then answers from the cache', async () => {
     const first = await runTsoperator(['envtest', 'use', '--no-download'], { env });
     assert.equal(first.code, 0, first.stderr);
     const dir = first.stdout.trim();
@@ -31,13 +32,15 @@ describe('tsoperator envtest use, from an empty cache', () => {
       'kube-apiserver',
       'kubectl',
       'kube-controller-manager',
+      'kube-scheduler',
       'etcd 3\\.\\d+\\.\\d+',
+      `kwok ${KWOK_VERSION.replaceAll('.', '\\.')}`,
     ].entries()) {
       assert.match(
         first.stderr,
-        new RegExp(`^building ${binary} from the Go module proxy \\(${step + 1} of 4;`, 'm'),
+        new RegExp(`^building ${binary} from the Go module proxy \\(${step + 1} of 6;`, 'm'),
       );
-      assert.match(first.stderr, new RegExp(`^built ${binary} in \\d+ s \\(${step + 1} of 4\\)$`, 'm'));
+      assert.match(first.stderr, new RegExp(`^built ${binary} in \\d+ s \\(${step + 1} of 6\\)$`, 'm'));
     }
     const version = execFileSync(join(dir, 'kube-apiserver'), ['--version'], { encoding: 'utf8' });
     assert.equal(version.trim(), `Kubernetes v${DEFAULT_KUBERNETES_VERSION}`);
@@ -50,6 +53,16 @@ describe('tsoperator envtest use, from an empty cache', () => {
       execFileSync(join(dir, 'kube-controller-manager'), ['--version'], { encoding: 'utf8' }),
       new RegExp(`v${DEFAULT_KUBERNETES_VERSION}`),
     );
+
+    assert.match(
+      execFileSync(join(dir, 'kube-scheduler'), ['--version'], { encoding: 'utf8' }),
+      new RegExp(`v${DEFAULT_KUBERNETES_VERSION}`),
+    );
+    assert.match(
+      execFileSync(join(dir, 'kwok'), ['--version'], { encoding: 'utf8' }),
+      new RegExp(`^kwok version v${KWOK_VERSION} `),
+    );
+    assert.match(readFileSync(join(dir, KWOK_STAGES_FILE), 'utf8'), /name: pod-ready\n/);
 
     const second = await runTsoperator(['envtest', 'use', '--no-download'], { env });
     assert.deepEqual(second, { code: 0, stdout: `${dir}\n`, stderr: '' });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveAssets } from '../../../src/envtest/assets.ts';
+import { CONTROL_PLANE_BINARIES } from '../../../src/envtest/binaries.ts';
 import { parseKubernetesVersion } from '../../../src/envtest/versions.ts';
 import { TsoperatorError } from '../../../src/errors.ts';
 
@@ -14,11 +15,15 @@ function folderWith(names: string[]): string {
 }
 
 describe('resolveAssets', () => {
-  it('takes KUBEBUILDER_ASSETS first, noting a missing kube-controller-manager', async () => {
+  it('takes KUBEBUILDER_ASSETS first, noting the missing binaries it could build', async () => {
     const dir = folderWith(['etcd', 'kube-apiserver', 'kubectl']);
     try {
       const assets = await resolveAssets({ env: { KUBEBUILDER_ASSETS: dir } });
-      assert.deepEqual(assets, { dir, source: 'env', missing: ['kube-controller-manager'] });
+      assert.deepEqual(assets, {
+        dir,
+        source: 'env',
+        missing: ['kube-controller-manager', 'kube-scheduler', 'kwok'],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -31,7 +36,7 @@ describe('resolveAssets', () => {
         assert.ok(err instanceof TsoperatorError);
         assert.equal(
           err.message,
-          `KUBEBUILDER_ASSETS=${dir} lacks etcd, kube-apiserver: point it at a folder holding etcd, kube-apiserver, kubectl, kube-controller-manager, or unset it to let tsoperator find them.`,
+          `KUBEBUILDER_ASSETS=${dir} lacks etcd, kube-apiserver: point it at a folder holding etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler, kwok, or unset it to let tsoperator find them.`,
         );
         return true;
       });
@@ -52,8 +57,7 @@ describe('resolveAssets', () => {
       );
       const { mkdirSync } = await import('node:fs');
       mkdirSync(dir, { recursive: true });
-      for (const name of ['etcd', 'kube-apiserver', 'kubectl', 'kube-controller-manager'])
-        writeFileSync(join(dir, name), '', { mode: 0o755 });
+      for (const name of CONTROL_PLANE_BINARIES) writeFileSync(join(dir, name), '', { mode: 0o755 });
       const assets = await resolveAssets({
         version: version.text,
         cacheDir,

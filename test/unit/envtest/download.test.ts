@@ -123,12 +123,12 @@ describe('downloading the envtest release archive', () => {
       const assets = await resolveWith(cacheDir, '/good.yaml');
       assert.equal(assets.source, 'download');
       assert.deepEqual(readdirSync(assets.dir).sort(), ['etcd', 'kube-apiserver', 'kubectl']);
-      assert.deepEqual(assets.missing, ['kube-controller-manager']);
+      assert.deepEqual(assets.missing, ['kube-controller-manager', 'kube-scheduler', 'kwok']);
       assert.equal(execFileSync(join(assets.dir, 'kubectl'), { encoding: 'utf8' }), 'kubectl\n');
       assert.deepEqual(await resolveWith(cacheDir, '/good.yaml'), {
         dir: assets.dir,
         source: 'cache',
-        missing: ['kube-controller-manager'],
+        missing: ['kube-controller-manager', 'kube-scheduler', 'kwok'],
       });
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });

@@ -1,0 +1,41 @@
+import { InvalidArgumentError } from 'commander';
+import { startEnvironment } from '../envtest/environment.ts';
+
+export interface EnvtestStartOptions {
+  nodes: number;
+  crd?: string[];
+}
+
+/**
+ * `tsoperator envtest start`: runs a control plane until SIGINT or SIGTERM, printing on stdout the
+ * `export KUBECONFIG=...` line that points kubectl or an operator at it.
+ */
+export async function runEnvtestStart(version: string, options: EnvtestStartOptions): Promise<void> {
+  const stopped = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
+  const env = await startEnvironment({
+    kubernetesVersion: version,
+    controllerManager: true,
+    nodes: options.nodes,
+    ...(options.crd ? { crdPaths: options.crd } : {}),
+    onProgress: (line) => process.stderr.write(`${line}\n`),
+  });
+  try {
+    process.stdout.write(`export KUBECONFIG='${env.kubeconfigPath}'\n`);
+    const nodes = env.nodeNames.length === 0 ? 'no nodes' : `nodes ${env.nodeNames.join(', ')}`;
+    process.stderr.write(`control plane at ${env.server} with ${nodes}; Ctrl-C stops it\n`);
+    await stopped;
+  } finally {
+    await env.stop();
+  }
+}
+
+/** `--nodes`: a whole number of fake nodes. */
+export function parseNodeCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > 100) {
+    throw new InvalidArgumentError('the number of nodes is a whole number from 0 to 100');
+  }
+  return count;
+}
