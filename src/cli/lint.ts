@@ -28,7 +28,7 @@ export function registerLintCommand(program: Command): void {
       if (errors > 0)
         throw new TsoperatorError(
           `${errors} API convention error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} as each fix says, ` +
-            `or turn the check off in ${lint.LINT_CONFIG_FILE} (see the README's "tsoperator lint" section)`,
+            `or turn the check off in ${lint.LINT_CONFIG_FILE} (see "API conventions" in tsoperator's README)`,
         );
     });
 }

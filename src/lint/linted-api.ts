@@ -3,8 +3,8 @@ import { loadApiProject } from '../gen/crd/api-project.ts';
 import { ApiTypes } from '../gen/crd/api-types.ts';
 import { findKinds } from '../gen/crd/find-kinds.ts';
 import type { FieldModel, NamedTypeModel, ObjectModel, TypeModel } from '../gen/crd/type-model.ts';
-import type { MarkerSet, SourceLocation } from '../markers/index.ts';
-import { DiagnosticList, MarkerSet as Markers, createMarkerRegistry } from '../markers/index.ts';
+import type { SourceLocation } from '../markers/index.ts';
+import { DiagnosticList, MarkerSet, createMarkerRegistry } from '../markers/index.ts';
 
 /** An object type of the API: a named interface (or type literal alias), or a type literal inside a field. */
 export interface ApiObject {
@@ -88,7 +88,7 @@ function inlineObjects(field: FieldModel, name: string): ApiObject[] {
   const make = (object: ObjectModel): ApiObject => ({
     name,
     object,
-    markers: new Markers(),
+    markers: new MarkerSet(),
     location: field.location,
     isKind: false,
   });

@@ -72,7 +72,7 @@ export class SettingsReader {
   }
 
   #error(message: string): TsoperatorError {
-    return new TsoperatorError(`${message} (see the README's "tsoperator lint" section)`);
+    return new TsoperatorError(`${message} (see "API conventions" in tsoperator's README)`);
   }
 }
 

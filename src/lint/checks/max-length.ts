@@ -1,7 +1,10 @@
 import type { MarkerSet } from '../../markers/index.ts';
 import { fieldMarkers, itemsValidationMarkers, validationMarkers } from '../../markers/index.ts';
 import type { TypeModel } from '../../gen/crd/type-model.ts';
+import type { ApiTypes } from '../../gen/crd/api-types.ts';
 import type { LintCheck } from '../lint-check.ts';
+import type { LintReport } from '../lint-finding.ts';
+import type { ApiField } from '../linted-api.ts';
 import { fieldAndTypeMarkers, resolveType } from '../resolve-type.ts';
 
 /** Strings whose format bounds them already, as kube-api-linter exempts them. */
@@ -18,37 +21,40 @@ export const maxLength: LintCheck = {
   configure(settings) {
     settings.done();
     return (api, report) => {
-      for (const field of api.fields) {
-        const markers = fieldAndTypeMarkers(field, api.types);
-        const type = resolveType(field.field.type, api.types).type;
-        const at = field.field.location;
-        if (isUnboundedString(type, markers, validationMarkers))
-          report(
-            at,
-            `field ${field.path} must have a maximum length, add kubebuilder:validation:MaxLength marker`,
-            'add `// +kubebuilder:validation:MaxLength=<n>` above it',
-          );
-        if (type.kind !== 'array') continue;
-        if (!markers.has(validationMarkers.MaxItems) && !markers.has(fieldMarkers.k8sMaxItems))
-          report(
-            at,
-            `field ${field.path} must have a maximum items, add kubebuilder:validation:MaxItems marker`,
-            'add `// +kubebuilder:validation:MaxItems=<n>` above it',
-          );
-        const items = resolveType(type.items, api.types);
-        const itemMarkers = field.field.markers.concat(items.markers);
-        const boundedByItemsMarker = field.field.markers.has(itemsValidationMarkers.MaxLength);
-        if (!boundedByItemsMarker && isUnboundedString(items.type, itemMarkers, itemsValidationMarkers))
-          if (!items.markers.has(validationMarkers.MaxLength))
-            report(
-              at,
-              `field ${field.path} array element must have a maximum length, add kubebuilder:validation:items:MaxLength marker`,
-              'add `// +kubebuilder:validation:items:MaxLength=<n>` above it',
-            );
-      }
+      for (const field of api.fields) checkField(field, api.types, report);
     };
   },
 };
+
+function checkField(field: ApiField, types: ApiTypes, report: LintReport): void {
+  const markers = fieldAndTypeMarkers(field, types);
+  const type = resolveType(field.field.type, types).type;
+  const at = field.field.location;
+  if (isUnboundedString(type, markers, validationMarkers))
+    report(
+      at,
+      `field ${field.path} must have a maximum length, add kubebuilder:validation:MaxLength marker`,
+      'add `// +kubebuilder:validation:MaxLength=<n>` above it',
+    );
+  if (type.kind !== 'array') return;
+  if (!markers.has(validationMarkers.MaxItems) && !markers.has(fieldMarkers.k8sMaxItems))
+    report(
+      at,
+      `field ${field.path} must have a maximum items, add kubebuilder:validation:MaxItems marker`,
+      'add `// +kubebuilder:validation:MaxItems=<n>` above it',
+    );
+  // Items are bounded by the field's `items:` markers, or by the markers of their alias.
+  const items = resolveType(type.items, types);
+  if (
+    isUnboundedString(items.type, field.field.markers, itemsValidationMarkers) &&
+    isUnboundedString(items.type, items.markers, validationMarkers)
+  )
+    report(
+      at,
+      `field ${field.path} array element must have a maximum length, add kubebuilder:validation:items:MaxLength marker`,
+      'add `// +kubebuilder:validation:items:MaxLength=<n>` above it',
+    );
+}
 
 function isUnboundedString(
   type: TypeModel,
