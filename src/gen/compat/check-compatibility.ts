@@ -33,6 +33,8 @@ export interface CompatibilityResult {
   readonly baseline?: string;
   /** Why nothing was checked, when no baseline was found. */
   readonly skipped?: string;
+  /** The CRDs that both sides have, which were compared. */
+  readonly compared: readonly string[];
   readonly findings: readonly Finding[];
 }
 
@@ -46,14 +48,16 @@ export async function checkCompatibility(options: CompatibilityOptions): Promise
     .filter((f) => f.path.startsWith(`${CRD_BASES_DIR}/`))
     .flatMap((f) => crdsInYaml(f.content, f.path));
   const baseline = await loadBaseline(options, generated);
-  if ('missing' in baseline) return { skipped: baseline.missing, findings: [] };
+  if ('missing' in baseline) return { skipped: baseline.missing, compared: [], findings: [] };
   const webhooks = conversionWebhookCrds(options.root);
-  const findings = generated.flatMap((next) => {
+  const pairs = generated.flatMap((next) => {
     const old = baseline.crds.find((c) => c.metadata.name === next.metadata.name);
-    if (!old) return [];
-    return compareCrds(old, next, config, webhooks.has(next.metadata.name));
+    return old ? [{ old, next }] : [];
   });
-  return { baseline: baseline.source, findings };
+  const findings = pairs.flatMap(({ old, next }) =>
+    compareCrds(old, next, config, webhooks.has(next.metadata.name)),
+  );
+  return { baseline: baseline.source, compared: pairs.map((p) => p.next.metadata.name), findings };
 }
 
 function loadBaseline(

@@ -12,7 +12,8 @@ import { compareKubeVersions } from './kube-version-order.ts';
  * three validators: whole-CRD checks; each version against the baseline's version of that name;
  * and each pair of served versions of `next` (older to newer), less what the baseline's own served
  * versions already had. That last is skipped when the config says `Ignore` and the CRD has a
- * conversion webhook: its own `spec.conversion` says so, or `conversionWebhook` (from PROJECT).
+ * conversion webhook: `conversionWebhook` (from PROJECT), or a `spec.conversion` says so (a
+ * cluster's CRD does; a generated one never, the kustomize patch adds it).
  */
 export function compareCrds(
   old: ComparedCrd,
@@ -35,7 +36,8 @@ export function compareCrds(
         ...toFindings(crd, version.name, compareSchemas(schemaOf(before), schemaOf(version), config)),
       );
   }
-  const converted = conversionWebhook || next.spec.conversion?.strategy === 'Webhook';
+  const converted =
+    conversionWebhook || [old, next].some((crd) => crd.spec.conversion?.strategy === 'Webhook');
   if (!(converted && config.conversion === 'Ignore')) {
     const known = new Set(servedVersionProblems(old, config).map(problemKey));
     const fresh = servedVersionProblems(next, config).filter((p) => !known.has(problemKey(p)));

@@ -8,15 +8,22 @@ export function compatibilityLines(result: CompatibilityResult): string {
   return result.findings.map((f) => `${formatFinding(f)}\n`).join('');
 }
 
-/** What to tell the user when no baseline was found, so a skipped check is never silent. */
+/**
+ * What to tell the user when nothing was compared (no baseline, or none of its CRDs is generated),
+ * so a check that checked nothing is never silent.
+ */
 export function skippedNote(result: CompatibilityResult): string | undefined {
-  return result.skipped === undefined ? undefined : `compatibility not checked: ${result.skipped}\n`;
+  if (result.skipped !== undefined) return `compatibility not checked: ${result.skipped}\n`;
+  if (result.compared.length === 0)
+    return `compatibility: ${result.baseline ?? 'the baseline'} has none of the generated CRDs\n`;
+  return undefined;
 }
 
 /** The report as `--format json` prints it (without the trailing newline). */
 export function compatibilityJson(result: CompatibilityResult): {
   baseline: string | null;
   skipped: string | null;
+  compared: readonly string[];
   errors: number;
   warnings: number;
   findings: readonly Finding[];
@@ -24,6 +31,7 @@ export function compatibilityJson(result: CompatibilityResult): {
   return {
     baseline: result.baseline ?? null,
     skipped: result.skipped ?? null,
+    compared: result.compared,
     errors: count(result.findings, 'error'),
     warnings: count(result.findings, 'warning'),
     findings: result.findings,

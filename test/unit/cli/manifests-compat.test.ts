@@ -62,6 +62,7 @@ describe('tsoperator manifests --check: compatibility', () => {
     };
     assert.deepEqual(report.stale, [{ path: CRD, status: 'update' }]);
     assert.equal(report.compatibility.errors, 3);
+    assert.deepEqual(report.compatibility.compared, ['webapps.demo.example.org']);
     assert.match(report.compatibility.baseline, /^git HEAD/);
     assert.deepEqual(report.compatibility.findings[2], {
       crd: 'webapps.demo.example.org',
@@ -97,6 +98,15 @@ describe('tsoperator manifests --check: compatibility', () => {
     assert.deepEqual(result.stdout.split('\n').filter(Boolean), BREAKING_FINDINGS);
     assert.match(result.stderr, /against file old/);
     await rm('old', { recursive: true });
+  });
+
+  it('says so when the baseline has none of the generated CRDs', async () => {
+    await mkdir('other');
+    await writeFile(join('other', 'role.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    const result = await check('--against-file', 'other');
+    assert.match(result.stderr, /^compatibility: file other has none of the generated CRDs$/m);
+    assert.doesNotMatch(result.stderr, /incompatible/);
+    await rm('other', { recursive: true });
   });
 
   it('--compat-config names another config file, which must exist', async () => {
