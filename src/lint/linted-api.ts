@@ -1,7 +1,7 @@
 import type { InterfaceDeclaration, SourceFile, TypeAliasDeclaration } from 'ts-morph';
 import { loadApiProject } from '../gen/crd/api-project.ts';
 import { ApiTypes } from '../gen/crd/api-types.ts';
-import { findKinds } from '../gen/crd/find-kinds.ts';
+import { findKinds, isKindList } from '../gen/crd/find-kinds.ts';
 import type { FieldModel, NamedTypeModel, ObjectModel, TypeModel } from '../gen/crd/type-model.ts';
 import type { SourceLocation } from '../markers/index.ts';
 import { DiagnosticList, MarkerSet, createMarkerRegistry } from '../markers/index.ts';
@@ -54,8 +54,10 @@ export function loadLintedApi(root: string): LintedApi {
   return { named, objects, fields: objects.flatMap(objectFields), types };
 }
 
+/** The exported declarations the generator could map: not generic, and not a kind's list type. */
 function lintedDeclarations(file: SourceFile): (InterfaceDeclaration | TypeAliasDeclaration)[] {
-  return [...file.getInterfaces(), ...file.getTypeAliases()].filter(
+  const interfaces = file.getInterfaces().filter((declaration) => !isKindList(declaration));
+  return [...interfaces, ...file.getTypeAliases()].filter(
     (declaration) => declaration.isExported() && declaration.getTypeParameters().length === 0,
   );
 }

@@ -12,13 +12,16 @@ export function findKinds(files: readonly SourceFile[], context: MarkerContext):
     .filter((declaration) => declaration.isExported() && isKind(declaration, context));
 }
 
-function isKind(declaration: InterfaceDeclaration, context: MarkerContext): boolean {
-  if (
-    declaration.getProperty('items') ||
+/** A kind's list type (`items`, or ListMeta metadata): no schema of its own. */
+export function isKindList(declaration: InterfaceDeclaration): boolean {
+  return (
+    declaration.getProperty('items') !== undefined ||
     /ListMeta/.test(declaration.getProperty('metadata')?.getTypeNode()?.getText() ?? '')
-  ) {
-    return false;
-  }
+  );
+}
+
+function isKind(declaration: InterfaceDeclaration, context: MarkerContext): boolean {
+  if (isKindList(declaration)) return false;
   const hasTypeMeta = ['apiVersion', 'kind', 'metadata'].every((name) => declaration.getProperty(name));
   if (hasTypeMeta) return true;
   // Marker errors are reported once, when the type itself is parsed; here only the flag matters.
