@@ -10,7 +10,6 @@ import { startEnvironment, type Environment } from '../../src/envtest/index.ts';
 import { defineKind, newClient, type Client } from '../../src/runtime/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { installedProject } from '../support/generated-project.ts';
-import { reportPodsReady } from '../support/ready-pods.ts';
 
 const NAMESPACE = 'webapp-operator-system';
 const SERVICE_ACCOUNT = 'controller-manager';
@@ -43,7 +42,8 @@ interface Rule {
 
 /**
  * The generated WebApp operator runs as a user's cluster would run it: as its own ServiceAccount,
- * holding only what config/rbac grants, on a control plane with kube-controller-manager.
+ * holding only what config/rbac grants, on a control plane with kube-controller-manager and a node
+ * (kube-scheduler and kwok) for the WebApp's Pods to run on.
  */
 describe('the generated WebApp operator, as its ServiceAccount with only config/rbac', () => {
   let root = '';
@@ -59,7 +59,7 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     ]);
     env = await startEnvironment({
       crdPaths: [join(project, 'config', 'crd', 'bases')],
-      controllerManager: true,
+      nodes: 1,
     });
     admin = newClient({ kubeConfig: env.kubeConfig });
     kubectl = async (args, input) =>
@@ -181,17 +181,13 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
         return sets.items.find((s) => s.metadata?.ownerReferences?.[0]?.uid === deployment.metadata?.uid);
       }, 'the Deployment controller to create a ReplicaSet');
       assert.equal(replicaSet.spec?.replicas, 2);
-      // No kubelet runs here: the Pods are reported Ready by the test, and the ReplicaSet controller
-      // counts them, so readyReplicas reaches the spec.
-      const kubelet = new AbortController();
-      const reportingReady = reportPodsReady(env.kubeConfig, 'default', kubelet.signal);
+      // kwok runs the Pods on the fake node and reports them Ready; the ReplicaSet controller counts
+      // them, so readyReplicas reaches the spec.
       const reconciled = await eventually(async () => {
         const current = await admin.get(WebAppKind, key);
         const available = current?.status?.conditions?.find((c) => c.type === 'Available');
         return current?.status?.readyReplicas === 2 && available?.status === 'True' ? current : undefined;
       }, 'the operator to report 2 ready replicas and Available');
-      kubelet.abort();
-      await reportingReady;
       assert.equal(reconciled.status?.observedGeneration, 1);
       assert.deepEqual(reconciled.status?.conditions?.map((c) => c.type).sort(), [
         'Available',
