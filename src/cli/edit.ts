@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { applyPlan } from './apply-plan.ts';
 
 interface EditFlags {
   plugins: string;
@@ -20,13 +21,8 @@ export function registerEditCommand(program: Command): void {
     .action(async (flags: EditFlags) => {
       const { parsePlugins } = await import('../grafana/grafana-plugin.ts');
       const { planEdit } = await import('../scaffold/edit/plan-edit.ts');
-      const { applyWrites } = await import('../scaffold/apply.ts');
-      const { fileWrites } = await import('../scaffold/change.ts');
-      const { formatChanges } = await import('../scaffold/format-changes.ts');
       const dir = process.cwd();
       const changes = await planEdit({ dir, plugins: parsePlugins(flags.plugins) });
-      if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
-      process.stdout.write(formatChanges(changes));
-      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
+      await applyPlan(dir, changes, flags.dryRun);
     });
 }

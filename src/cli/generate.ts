@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { applyPlan } from './apply-plan.ts';
 
 interface BundleFlags {
   version: string;
@@ -28,9 +29,6 @@ export function registerGenerateCommand(program: Command): void {
     .action(async (flags: BundleFlags) => {
       const { parseImageReference } = await import('../deploy/image-reference.ts');
       const { planBundle } = await import('../bundle/plan-bundle.ts');
-      const { applyWrites } = await import('../scaffold/apply.ts');
-      const { fileWrites } = await import('../scaffold/change.ts');
-      const { formatChanges } = await import('../scaffold/format-changes.ts');
       const dir = process.cwd();
       const plan = await planBundle({
         dir,
@@ -41,10 +39,8 @@ export function registerGenerateCommand(program: Command): void {
         ...(flags.defaultChannel === undefined ? {} : { defaultChannel: flags.defaultChannel }),
         ...(flags.package === undefined ? {} : { packageName: flags.package }),
       });
-      if (!flags.dryRun) await applyWrites(dir, fileWrites(plan.changes));
-      process.stdout.write(formatChanges(plan.changes));
       if (plan.leftOut.length > 0)
         process.stdout.write(`not in the bundle (OLM does not install these): ${plan.leftOut.join(', ')}\n`);
-      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
+      await applyPlan(dir, plan.changes, flags.dryRun);
     });
 }

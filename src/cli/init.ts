@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { applyPlan } from './apply-plan.ts';
 import { parseBooleanFlag } from './boolean-flag.ts';
 
 interface InitFlags {
@@ -48,9 +49,6 @@ export function registerInitCommand(program: Command): void {
       // Loaded when the command runs, so that other commands do not pay for the templates' modules.
       const { projectNameFromFolder } = await import('../project/project-name.ts');
       const { planInit } = await import('../scaffold/init/plan-init.ts');
-      const { applyWrites } = await import('../scaffold/apply.ts');
-      const { fileWrites } = await import('../scaffold/change.ts');
-      const { formatChanges } = await import('../scaffold/format-changes.ts');
       const { parsePlugins } = await import('../grafana/grafana-plugin.ts');
       const dir = process.cwd();
       const changes = await planInit({
@@ -64,10 +62,8 @@ export function registerInitCommand(program: Command): void {
         ...(flags.owner === undefined ? {} : { owner: flags.owner }),
         ...(flags.plugins === undefined ? {} : { plugins: parsePlugins(flags.plugins) }),
       });
-      if (!flags.dryRun) await applyWrites(dir, fileWrites(changes));
-      process.stdout.write(formatChanges(changes));
-      if (flags.dryRun) process.stdout.write('dry run: nothing was written\n');
-      else
+      await applyPlan(dir, changes, flags.dryRun);
+      if (!flags.dryRun)
         process.stdout.write(
           'Next: npm install, then `npx tsoperator create api --group <group> --kind <Kind>`\n',
         );
