@@ -193,4 +193,7 @@ export async function projectV4({ tsoperator, dir, kubectl }: SampleContext): Pr
   // deploy/: what `npm run build-installer` and `npm run build-chart` write, committed for releases.
   await tsoperator('build-installer', '--kubectl', kubectl);
   await tsoperator('build-chart', '--kubectl', kubectl);
+
+  // grafana/: Kubebuilder's project-v4-with-plugins has its dashboards too.
+  await tsoperator('edit', '--plugins', 'grafana');
 }
