@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { TsoperatorError, UsageError } from '../errors.ts';
 
 interface LintFlags {
-  output: string;
+  format: string;
   config?: string;
 }
 
@@ -13,16 +13,16 @@ export function registerLintCommand(program: Command): void {
     .description(
       "check the API types under src/api against Kubernetes' API conventions (kube-api-linter's checks)",
     )
-    .option('--output <format>', 'text or json', 'text')
+    .option('--format <format>', 'report as text, or as json on stdout (as manifests --check)', 'text')
     .option('--config <file>', 'the lint configuration (default: api-lint.yaml, when there is one)')
     .action(async (flags: LintFlags) => {
-      if (flags.output !== 'text' && flags.output !== 'json')
-        throw new UsageError(`--output must be text or json, not ${JSON.stringify(flags.output)}`);
+      if (flags.format !== 'text' && flags.format !== 'json')
+        throw new UsageError(`--format must be text or json, not ${JSON.stringify(flags.format)}`);
       // Loaded on use: the type walker brings the TypeScript compiler.
       const lint = await import('../lint/index.ts');
       const root = process.cwd();
       const result = lint.lintApi(root, lint.readLintConfig(root, flags.config));
-      const text = flags.output === 'json' ? lint.formatLintJson(result) : lint.formatLintText(result);
+      const text = flags.format === 'json' ? lint.formatLintJson(result) : lint.formatLintText(result);
       process.stdout.write(text);
       const errors = lint.countOf(result, 'error');
       if (errors > 0)

@@ -8,7 +8,7 @@ import { runCliCaptured } from '../../support/captured-cli.ts';
 /*
  * `tsoperator lint` as a user runs it: a project `init` and `create api` made (plain, and running
  * an image) lints clean; a type breaking a convention fails with file:line:col, the check and a
- * fix; `--output json`; api-lint.yaml turns checks off, and a mistake in it is named.
+ * fix; `--format json`; api-lint.yaml turns checks off, and a mistake in it is named.
  */
 const FIXTURES = new URL('../../../fixtures/lint', import.meta.url).pathname;
 
@@ -78,8 +78,8 @@ describe('tsoperator lint', () => {
     assert.doesNotMatch(errors, /\n\s+at /);
   });
 
-  it('--output json lists the findings', async () => {
-    assert.equal(await run(broken, 'lint', '--output', 'json'), 1);
+  it('--format json lists the findings', async () => {
+    assert.equal(await run(broken, 'lint', '--format', 'json'), 1);
     const report = JSON.parse(output) as {
       findings: { file: string; line: number; column: number; check: string; fix: string }[];
       errors: number;
@@ -119,11 +119,11 @@ describe('tsoperator lint', () => {
     }
   });
 
-  it('--config reads another file; --output takes text or json only', async () => {
+  it('--config reads another file; --format takes text or json only', async () => {
     writeFileSync(join(broken, 'strict.yaml'), 'linters:\n  disable: ["*"]\n  enable: [nobools]\n');
     assert.equal(await run(broken, 'lint', '--config', 'strict.yaml'), 0, output);
     assert.equal(await run(broken, 'lint', '--config', 'missing.yaml'), 1);
     assert.match(errors, /lint configuration missing\.yaml does not exist/);
-    assert.equal(await run(broken, 'lint', '--output', 'xml'), 2);
+    assert.equal(await run(broken, 'lint', '--format', 'xml'), 2);
   });
 });
