@@ -3,9 +3,10 @@ import { loadAll } from 'js-yaml';
 import type { ImageReference } from '../deploy/image-reference.ts';
 import { kustomizeBuild, kustomizeFolder } from '../deploy/kustomize-build.ts';
 import { isManifestObject, type ManifestObject } from '../deploy/manifest-object.ts';
-import { TsoperatorError } from '../errors.ts';
+import { TsoperatorError, UsageError } from '../errors.ts';
 import { writeYaml } from '../gen/yaml/write-yaml.ts';
 import type { YamlValue } from '../gen/yaml/yaml-value.ts';
+import { dns1123LabelProblems } from '../project/dns.ts';
 import { TSOPERATOR_LAYOUT } from '../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile } from '../project/project-file.ts';
 import type { Change } from '../scaffold/change.ts';
@@ -66,6 +67,9 @@ export async function planBundle(options: BundleOptions): Promise<BundlePlan> {
   const tree = await StagingTree.open(options.dir);
   const project = await readProject(tree);
   const packageName = options.packageName ?? project.projectName;
+  const problems = dns1123LabelProblems(packageName);
+  if (problems.length > 0)
+    throw new UsageError(`--package "${packageName}" is not a package name: it ${problems.join(' and ')}`);
   const basePath = baseCsvPath(packageName);
   const existingBase = await tree.read(basePath);
   const baseText =

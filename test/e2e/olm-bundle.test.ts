@@ -113,6 +113,11 @@ describe('tsoperator generate bundle', () => {
     assert.match(errors, /without leading zeros/);
     assert.equal(await run('--version', '0.1.0', '--channels', 'alpha', '--default-channel', 'stable'), 2);
     assert.match(errors, /--default-channel stable is not one of --channels alpha/);
+    assert.equal(await run('--version', '0.1.0', '--package', 'My_Operator'), 2);
+    assert.match(
+      errors,
+      /--package "My_Operator" is not a package name: it must consist of lower-case letters/,
+    );
     assert.deepEqual(await snapshot(), before);
   });
 
