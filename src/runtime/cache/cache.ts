@@ -17,6 +17,7 @@ import { selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
+import type { ShardSelection } from './shard-selection.ts';
 
 /** A kind whose informer has not synced, and why, as far as its lists tell. */
 export interface UnsyncedKind {
@@ -93,6 +94,8 @@ export class Cache implements CacheReader {
   readonly #writtenBeforeInformer = new Set<Kind>();
   /** Label selectors set by `selectFor`, over the options' own. */
   readonly #selectors = new Map<Kind, string>();
+  /** Server-side shards set by `shardFor`. */
+  readonly #shards = new Map<Kind, ShardSelection>();
   /** The API server read as this cache would answer: what the client reads when its write is late. */
   readonly apiFallback: Reader;
   #signal: AbortSignal | undefined;
@@ -131,6 +134,16 @@ export class Cache implements CacheReader {
       );
     }
     this.#selectors.set(kind, labelSelector);
+  }
+
+  /**
+   * Caches only one server-side shard of `kind` (see {@link ShardSelection}), from its informer's
+   * first list on; `informerFor(kind).reshard` moves it to another.
+   */
+  shardFor(kind: Kind, shard: ShardSelection): void {
+    const informer = this.#informers.get(kind);
+    if (informer) informer.reshard(shard);
+    else this.#shards.set(kind, shard);
   }
 
   /**
@@ -253,6 +266,7 @@ export class Cache implements CacheReader {
       ...(namespaces ? { namespaces } : {}),
       ...(labelSelector ? { labelSelector } : {}),
       ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+      ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(this.#writtenBeforeInformer.has(kind) ? { consistentFirstList: true } : {}),

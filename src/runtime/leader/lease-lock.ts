@@ -1,4 +1,4 @@
-import type { V1Lease } from '@kubernetes/client-node';
+import type { V1Lease, V1ObjectMeta } from '@kubernetes/client-node';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { Client, newClient } from '../client/client.ts';
@@ -47,17 +47,24 @@ export function leaseLock(
 ): LeaseLock {
   const client = source instanceof Client ? source : newClient({ kubeConfig: source });
   const key = { namespace, name };
-  // The labels last read: an update replaces the whole Lease, and must keep what others labelled.
-  let readLabels: Readonly<Record<string, string>> = {};
-  const labels = (): { labels?: Record<string, string> } => {
-    const all = { ...readLabels, ...options.labels };
-    return Object.keys(all).length > 0 ? { labels: all } : {};
+  // The labels and annotations last read: an update replaces the whole Lease, and must keep what
+  // others wrote on it (the sharder's state label, a shard's published hash ranges).
+  let read: Pick<V1ObjectMeta, 'labels' | 'annotations'> = {};
+  const labels = (): Pick<V1ObjectMeta, 'labels' | 'annotations'> => {
+    const all = { ...read.labels, ...options.labels };
+    return {
+      ...(Object.keys(all).length > 0 ? { labels: all } : {}),
+      ...(read.annotations ? { annotations: read.annotations } : {}),
+    };
   };
   return {
     description: `${namespace}/${name}`,
     get: async (signal) => {
       const lease = await client.direct().get(LeaseKind, key, { signal });
-      readLabels = lease?.metadata?.labels ?? {};
+      read = {
+        ...(lease?.metadata?.labels ? { labels: lease.metadata.labels } : {}),
+        ...(lease?.metadata?.annotations ? { annotations: lease.metadata.annotations } : {}),
+      };
       return lease && versioned(lease);
     },
     create: async (record, signal) => {

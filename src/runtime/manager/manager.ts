@@ -33,6 +33,8 @@ import { ControllerGroup } from './controller-group.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
 import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
+import { RangeMember } from '../sharding/range-member.ts';
+import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
 import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
@@ -75,6 +77,9 @@ export class Manager {
   readonly #ringKinds: RingKind[] = [];
   /** The sharded kinds whose cached objects `sharding_shard_objects` counts. */
   readonly #countedKinds = new Set<Kind>();
+  /** With `selection: 'server'`: this shard's hash ranges, and the kinds cached by them. */
+  readonly #rangeMember: RangeMember | undefined;
+  readonly #rangeKinds: Kind[] = [];
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -112,8 +117,11 @@ export class Manager {
       transport,
       cache: this.cache,
       fieldManager: options.fieldManager,
-      ...(options.sharding ? { writeLabels: (obj: KubernetesObject) => this.#shardLabelsFor(obj) } : {}),
+      ...(options.sharding?.selection === 'labels'
+        ? { writeLabels: (obj: KubernetesObject) => this.#shardLabelsFor(obj) }
+        : {}),
     });
+    this.#rangeMember = this.#newRangeMember();
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
       // A cold standby has nothing to sync until it leads, and is ready to take over.
@@ -272,17 +280,46 @@ export class Manager {
     };
   }
 
-  /** Caches only this shard's objects of `kind`, and reports how many it holds. */
+  #newRangeMember(): RangeMember | undefined {
+    const sharding = this.#options.sharding;
+    if (sharding?.selection !== 'server') return undefined;
+    return new RangeMember({
+      ring: sharding.ring,
+      shard: sharding.shardName,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      key: sharding.key,
+      kinds: this.#rangeKinds,
+      cache: this.cache,
+      client: this.client,
+      retryPeriod: this.#options.retryPeriod,
+      clock: this.#options.clock,
+      logger: this.logger.child({ component: 'shard-ranges' }),
+      metrics: shardingMetrics(this.#options.registry),
+    });
+  }
+
+  /**
+   * Caches only this shard's objects of `kind` (by label, or by hash range on the server; an owned
+   * kind hashed by uid stays whole, for its uid is not its owner's), and reports how many it holds.
+   */
   #cacheShardOf(kind: Kind): void {
-    const { ring, shardName } = this.#requireSharding(`the controller watching ${kind.kind}`);
-    this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
+    const { ring, shardName, key } = this.#requireSharding(`the controller watching ${kind.kind}`);
+    const member = this.#rangeMember;
+    const isRingKind = this.#ringKinds.some((k) => k.kind === kind);
+    if (!member) this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
+    else if (isRingKind || key === 'namespace') {
+      if (!this.#rangeKinds.includes(kind)) this.#rangeKinds.push(kind);
+      this.cache.shardFor(kind, member.selection());
+    }
     if (this.#countedKinds.has(kind)) return;
     this.#countedKinds.add(kind);
     const metrics = shardingMetrics(this.#options.registry);
     const labels = { ring, shard: shardName, kind: kind.kind };
-    metrics.objectCounters.add(() =>
-      metrics.shardObjects.set(labels, this.cache.informerFor(kind).store.size),
-    );
+    metrics.objectCounters.add(() => {
+      const informer = this.cache.informerFor(kind);
+      metrics.shardObjects.set(labels, informer.store.size);
+      if (member) metrics.serverSelection.set({ ring, kind: kind.kind }, informer.serverSharded ? 1 : 0);
+    });
   }
 
   #requireSharding(what: string): NonNullable<ResolvedManagerOptions['sharding']> {
@@ -344,8 +381,13 @@ export class Manager {
     return controller;
   }
 
-  #shardedReconciler(reconciler: ControllerOptions['reconciler'], sharded: ShardedKinds): ShardedReconciler {
+  #shardedReconciler(
+    reconciler: ControllerOptions['reconciler'],
+    sharded: ShardedKinds,
+  ): ControllerOptions['reconciler'] {
     const { ring, shardName } = this.#requireSharding(`the controller of ${sharded.forKind.kind}`);
+    if (this.#rangeMember)
+      return new RangeReconciler(reconciler, this.client, sharded.forKind, this.#rangeMember);
     return new ShardedReconciler({
       reconciler,
       client: this.client,
@@ -384,7 +426,7 @@ export class Manager {
             verb,
             namespace: this.#options.leaderElectionNamespace,
           })),
-          ...this.#ringKinds
+          ...(this.#rangeMember ? [] : this.#ringKinds)
             .flatMap((k) => [k.kind, ...k.controlled])
             .map((kind) => ({ group: kind.group, resource: kind.plural, verb: 'patch' })),
         ]
@@ -477,7 +519,8 @@ export class Manager {
     if (!sharding) return undefined;
     return new Sharder({
       ring: sharding.ring,
-      kinds: this.#ringKinds,
+      // Split by the server, the ring needs of the sharder only its membership.
+      kinds: this.#rangeMember ? [] : this.#ringKinds,
       leaseNamespace: this.#options.leaderElectionNamespace,
       namespace: this.#options.namespace,
       client: this.client,
@@ -529,7 +572,9 @@ export class Manager {
       clock: this.#options.clock,
       logger: this.logger.child({ component: 'shard-lease' }),
       callbacks: {
-        onStartedLeading: (holding, lost) => this.#runControllers(holding, lost, 'shard'),
+        onStartedLeading: async (holding, lost) => {
+          await Promise.all([this.#runControllers(holding, lost, 'shard'), this.#rangeMember?.run(holding)]);
+        },
       },
     });
     this.logger.info('joining the ring', { ring, shard: shardName, lease });

@@ -5,6 +5,8 @@ import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 export interface ShardingMetrics {
   /** Objects in this shard's cache, per kind: its share of the ring. */
   readonly shardObjects: Gauge<'ring' | 'shard' | 'kind'>;
+  /** 1 when the API server applied this shard's selector to the kind's last list (it echoed it), else 0. */
+  readonly serverSelection: Gauge<'ring' | 'kind'>;
   /** Shards of the ring by state, as the sharder sees them. */
   readonly ringShards: Gauge<'ring' | 'state'>;
   /** Unassigned objects the sharder gave a shard. */
@@ -35,6 +37,12 @@ export const shardingMetrics = oncePerRegistry((registry: Registry): ShardingMet
       collect: () => {
         for (const count of objectCounters) count();
       },
+    }),
+    serverSelection: new Gauge({
+      name: 'sharding_server_side_selection',
+      help: "1 when the API server applied this shard's shard selector to the kind's last list, 0 when it was filtered here",
+      labelNames: ['ring', 'kind'],
+      registers,
     }),
     ringShards: new Gauge({
       name: 'sharding_ring_shards',

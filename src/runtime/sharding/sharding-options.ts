@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { ShardKey } from './range-member.ts';
 
 /** What `ManagerOptions.sharding` takes. Durations are in milliseconds. */
 export interface ShardingOptions {
@@ -14,6 +15,19 @@ export interface ShardingOptions {
   readonly resyncPeriod?: number;
   /** Assignments, drains and moves the sharder writes at once. Default: 8. */
   readonly concurrentMoves?: number;
+  /**
+   * How objects are split. 'labels': the sharder labels each object with its shard, and each shard
+   * watches its label (owned objects follow their owner). 'server': the API server splits by a
+   * hash of each object (KEP-5866 `shardSelector`, alpha gate ShardedListAndWatch; filtered on
+   * this side too, for a server without it), in N equal ranges of N live shards, and no object is
+   * written. Default: 'labels'.
+   */
+  readonly selection?: 'labels' | 'server';
+  /**
+   * With 'server': hash each object's uid, or its namespace. Only 'namespace' keeps owned objects
+   * with their owner; with 'uid' the owned kinds are cached whole. Default: 'uid'.
+   */
+  readonly key?: ShardKey;
 }
 
 export type ResolvedShardingOptions = Required<ShardingOptions>;
@@ -39,5 +53,7 @@ export function resolveShardingOptions(options: ShardingOptions): ResolvedShardi
     shardName,
     resyncPeriod: options.resyncPeriod ?? 300_000,
     concurrentMoves: options.concurrentMoves ?? 8,
+    selection: options.selection ?? 'labels',
+    key: options.key ?? 'uid',
   };
 }

@@ -27,9 +27,12 @@ describe('shardStateOf', () => {
   });
 
   it('counts every state but dead and orphaned as available', () => {
-    assert.deepEqual(
-      (['ready', 'expired', 'uncertain', 'dead', 'orphaned'] as const).map(isAvailable),
-      [true, true, true, false, false],
-    );
+    assert.deepEqual((['ready', 'expired', 'uncertain', 'dead', 'orphaned'] as const).map(isAvailable), [
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
