@@ -1,7 +1,8 @@
 // `./dev demo`: the whole story a newcomer should see. It scaffolds a WebApp operator in a temp
 // folder, generates its manifests, installs it with tsoperator packed from this checkout, starts a
-// local control plane (etcd, kube-apiserver, kube-controller-manager), runs the operator against
-// it with `npm start`, creates a WebApp from the generated sample and shows what the operator made.
+// local control plane with two nodes (etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+// and kwok), runs the operator against it with `npm start`, creates a WebApp from the generated
+// sample, shows what the operator made and the WebApp turning Available, then scales it up.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,14 +70,15 @@ try {
   await show('npx', ['tsoperator', 'manifests']);
   await show('ls', ['config/crd/bases', 'config/rbac']);
 
-  step('a local control plane: etcd, kube-apiserver and kube-controller-manager');
+  step('a local control plane with two nodes, run by kube-scheduler and kwok');
   await using env = await startEnvironment({
-    controllerManager: true,
+    nodes: 2,
     crdPaths: [join(project, 'config', 'crd', 'bases')],
   });
   const kubectl = (args: readonly string[]): Promise<void> =>
     show(join(env.binDir, 'kubectl'), ['--kubeconfig', env.kubeconfigPath, ...args]);
   process.stdout.write(`kube-apiserver at ${env.server}\n`);
+  await kubectl(['get', 'nodes']);
 
   step('npm start: the operator, against that control plane');
   const operator: ResultPromise = execa(
@@ -99,21 +101,20 @@ try {
   );
   for (const sample of samples) await kubectl(['apply', '-f', join('config', 'samples', sample)]);
 
-  step('what the operator made');
-  await waitFor(
-    () =>
-      execa(join(env.binDir, 'kubectl'), [
-        '--kubeconfig',
-        env.kubeconfigPath,
-        'get',
-        'deployments',
-        '-o',
-        'name',
-      ]),
-    (out) => out.trim().length > 0,
-  );
-  await kubectl(['get', 'webapps,deployments,replicasets,services', '-o', 'wide']);
+  step('what the operator made: kube-scheduler places the Pod on a node, kwok runs it');
+  await kubectl(['wait', '--for=condition=Available', 'webapps', '--all', '--timeout=120s']);
+  await kubectl(['get', 'webapps,deployments,replicasets,pods,services', '-o', 'wide']);
   await kubectl(['get', 'webapps', '-o', 'yaml']);
+
+  step('scale up: kubectl patch the WebApp to 3 replicas');
+  await kubectl(['patch', 'webapp', 'webapp-sample', '--type=merge', '-p', '{"spec":{"replicas":3}}']);
+  await kubectl([
+    'wait',
+    '--for=jsonpath={.status.readyReplicas}=3',
+    'webapp/webapp-sample',
+    '--timeout=120s',
+  ]);
+  await kubectl(['get', 'webapps,deployments,pods', '-o', 'wide']);
 
   step('stop: SIGTERM drains the operator');
   const group = -(operator.pid ?? 0);
@@ -126,16 +127,4 @@ try {
   );
 } finally {
   await rm(root, { recursive: true, force: true });
-}
-
-/** Polls a command until its output passes `ok` (60 s at most): the operator works asynchronously. */
-async function waitFor(
-  command: () => Promise<{ stdout: string }>,
-  ok: (out: string) => boolean,
-): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (ok((await command()).stdout)) return;
-    await sleep(100);
-  }
-  throw new Error('the operator did not create a Deployment within 60 s');
 }

@@ -28,6 +28,8 @@ export async function startKwok(options: KwokOptions): Promise<ManagedProcess> {
     `--config=${join(options.binDir, KWOK_STAGES_FILE)}`,
     `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=${KWOK_NODE_ANNOTATION_VALUE}`,
     `--server-address=127.0.0.1:${port}`,
+    // Pod IPs out of the Service range (10.0.0.0/16), which kwok's default 10.0.0.1/24 overlaps.
+    '--cidr=10.244.0.1/16',
     // A kubelet's lease: renewed every quarter of it, as the node lifecycle controller expects.
     '--node-lease-duration-seconds=40',
   ];
