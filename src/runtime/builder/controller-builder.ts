@@ -35,6 +35,8 @@ export interface ShardedKinds {
 
 /** What the builder needs of its manager. */
 export interface BuilderHost {
+  /** Whether a controller is sharded unless it says otherwise (`sharding.controllers: 'all'`). */
+  readonly shardedByDefault?: boolean;
   /** The kind's shared informer, created on first use; a sharded one holds only this shard's objects. */
   informerFor<T extends KubernetesObject>(kind: Kind<T>, sharded?: boolean): SharedInformer<T>;
   /**
@@ -78,6 +80,7 @@ export class ControllerBuilder {
   constructor(host: BuilderHost, name?: string) {
     this.#host = host;
     this.#name = name;
+    this.#sharded = host.shardedByDefault ?? false;
   }
 
   /** The kind this controller reconciles; its events request a reconcile of the object itself. */
@@ -123,10 +126,11 @@ export class ControllerBuilder {
   /**
    * Runs this controller on every replica, each reconciling only its shard's objects: the manager
    * must have `sharding` on. Its `for` and `owns` kinds are cached as this shard's share only;
-   * `watches` kinds whole.
+   * `watches` kinds whole. `sharded(false)` runs it on the leader only, where the manager shards
+   * every controller.
    */
-  sharded(): this {
-    this.#sharded = true;
+  sharded(on = true): this {
+    this.#sharded = on;
     return this;
   }
 

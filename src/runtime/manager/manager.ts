@@ -271,6 +271,7 @@ export class Manager {
 
   #builderHost(): ConstructorParameters<typeof ControllerBuilder>[0] {
     return {
+      shardedByDefault: this.#options.sharding?.controllers === 'all',
       informerFor: <T extends KubernetesObject>(kind: Kind<T>, sharded = false): SharedInformer<T> => {
         this.#watchedKinds.set(`${kind.apiVersion}/${kind.kind}`, kind);
         if (sharded) this.#cacheShardOf(kind);

@@ -11,6 +11,11 @@ export interface ShardingOptions {
    * name, which is the pod's name in a cluster.
    */
   readonly shardName?: string;
+  /**
+   * Which controllers are sharded: those declared `.sharded()`, or every controller the manager
+   * builds (`.sharded(false)` keeps one on the leader). Default: 'sharded'.
+   */
+  readonly controllers?: 'sharded' | 'all';
   /** How often the sharder checks every object's shard without a membership change. Default: 300 000. */
   readonly resyncPeriod?: number;
   /** Assignments, drains and moves the sharder writes at once. Default: 8. */
@@ -54,6 +59,7 @@ export function resolveShardingOptions(options: ShardingOptions): ResolvedShardi
     resyncPeriod: options.resyncPeriod ?? 300_000,
     concurrentMoves: options.concurrentMoves ?? 8,
     selection: options.selection ?? 'labels',
+    controllers: options.controllers ?? 'sharded',
     key: options.key ?? 'uid',
   };
 }
