@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import type { StagingTree } from '../staging-tree.ts';
 import { apiPaths } from '../api/api-paths.ts';
-import { webhookPaths } from '../webhook/webhook-paths.ts';
+import { conversionPath, webhookPaths } from '../webhook/webhook-paths.ts';
 
 /** The marker that makes a version the one etcd stores the kind in. */
 const STORAGE_VERSION_MARKER = '+kubebuilder:storageversion';
@@ -30,26 +30,38 @@ export async function checkDeletable(
   tree: StagingTree,
 ): Promise<void> {
   const others = otherVersions(project, resource);
+  checkNotASpoke(project, resource, others);
+  if (others.length > 0 && resource.api) await checkNotStored(project, resource, others, tree);
+}
+
+function checkNotASpoke(project: ProjectConfig, resource: ResourceConfig, others: ResourceConfig[]): void {
   const hub = others.find(
     (r) => r.webhooks?.conversion === true && r.webhooks.spoke?.includes(resource.version),
   );
-  const name = `${resource.kind} ${resource.version}`;
-  if (hub !== undefined) {
-    const setup = webhookPaths(project, hub).setup;
-    throw new UsageError(
-      `${name} is a spoke of the conversion webhook of ${resource.kind} ${hub.version}, which converts to and from it: ` +
-        `delete ${resource.kind} ${hub.version} first (its conversions go with it; it must not be the storage version), or take ${resource.version} out of that ` +
-        `conversion by hand (its spoke in PROJECT, its entry in registerConversion in ${setup}, and its conversion file)`,
-    );
-  }
-  if (others.length === 0 || !resource.api) return;
+  if (hub === undefined) return;
+  const { kind, version } = resource;
+  throw new UsageError(
+    `${kind} ${version} is a spoke of the conversion webhook of ${kind} ${hub.version}, which converts to and from it: ` +
+      `delete ${kind} ${hub.version} first (its conversions go with it; it must not be the storage version), or take ` +
+      `${version} out of that conversion by hand (its spoke in PROJECT, its entry in registerConversion in ` +
+      `${webhookPaths(project, hub).setup}, and ${conversionPath(project, resource)})`,
+  );
+}
+
+async function checkNotStored(
+  project: ProjectConfig,
+  resource: ResourceConfig,
+  others: ResourceConfig[],
+  tree: StagingTree,
+): Promise<void> {
   const types = apiPaths(project, resource).types;
   if (!((await tree.read(types)) ?? '').includes(STORAGE_VERSION_MARKER)) return;
   const remaining = others.map((r) => r.version).join(', ');
   throw new UsageError(
-    `${name} is the storage version of ${resource.kind}, and ${remaining} remain${others.length === 1 ? 's' : ''}: ` +
-      `first make another version the storage version (move the \`// ${STORAGE_VERSION_MARKER}\` marker from ${types} ` +
-      `to the types of ${others.map((r) => apiPaths(project, r).types).join(' or ')}), run \`tsoperator manifests\`, ` +
+    `${resource.kind} ${resource.version} is the storage version of ${resource.kind}, and ${remaining} ` +
+      `remain${others.length === 1 ? 's' : ''}: first make another version the storage version (move the ` +
+      `\`// ${STORAGE_VERSION_MARKER}\` marker from ${types} to the types of ` +
+      `${others.map((r) => apiPaths(project, r).types).join(' or ')}), run \`tsoperator manifests\`, ` +
       'and migrate the stored objects to it; then delete this version',
   );
 }
