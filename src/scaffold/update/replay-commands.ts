@@ -1,6 +1,7 @@
 import { findDeployImage } from '../../project/deploy-image.ts';
 import { pluralize } from '../../project/plural.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
+import { typesPath } from '../../project/types-path.ts';
 
 /** One `tsoperator` command line, without the program name: `['create', 'api', '--kind', 'WebApp']`. */
 export type CommandLine = readonly string[];
@@ -19,9 +20,12 @@ export type CommandLine = readonly string[];
  * ```
  */
 export function replayCommands(project: ProjectConfig): CommandLine[] {
+  const turnedMultigroup = multigroupTurn(project);
   return [
-    initCommand(project),
-    ...project.resources.map((resource) => createApiCommand(project, resource)),
+    initCommand(project, project.multigroup && turnedMultigroup === undefined),
+    ...project.resources.map((resource) =>
+      createApiCommand(project, resource, resource === turnedMultigroup),
+    ),
     ...project.resources.flatMap((resource) =>
       resource.webhooks === undefined ? [] : [createWebhookCommand(resource)],
     ),
@@ -30,7 +34,27 @@ export function replayCommands(project: ProjectConfig): CommandLine[] {
   ];
 }
 
-function initCommand(project: ProjectConfig): CommandLine {
+/**
+ * The resource whose `create api --multigroup` made a single-group project multi-group, told by
+ * the recorded type paths: the kinds added before it keep their single-group paths, and replaying
+ * them with `init --multigroup` would put their files where the project has none. It is the first
+ * kind with a multi-group path, or in a second group. Undefined when the project is single-group
+ * or was multi-group from `init`.
+ */
+function multigroupTurn(project: ProjectConfig): ResourceConfig | undefined {
+  const own = project.resources.filter((r) => r.external !== true);
+  const startedSingle = own.some((r) => r.group !== '' && r.path === typesPath(r, false));
+  if (!project.multigroup || !startedSingle) return undefined;
+  const groups = new Set<string>();
+  for (const resource of own) {
+    const multigroupPath = resource.group !== '' && resource.path === typesPath(resource, true);
+    if (multigroupPath || (groups.size > 0 && !groups.has(resource.group))) return resource;
+    groups.add(resource.group);
+  }
+  return undefined;
+}
+
+function initCommand(project: ProjectConfig, multigroup: boolean): CommandLine {
   const { settings } = project;
   return [
     'init',
@@ -42,11 +66,15 @@ function initCommand(project: ProjectConfig): CommandLine {
     settings.license,
     ...(settings.owner === undefined ? [] : ['--owner', settings.owner]),
     ...(settings.namespaced ? ['--namespaced'] : []),
-    ...(project.multigroup ? ['--multigroup'] : []),
+    ...(multigroup ? ['--multigroup'] : []),
   ];
 }
 
-function createApiCommand(project: ProjectConfig, resource: ResourceConfig): CommandLine {
+function createApiCommand(
+  project: ProjectConfig,
+  resource: ResourceConfig,
+  multigroup: boolean,
+): CommandLine {
   const image = findDeployImage(project.deployImage ?? [], resource);
   return [
     'create',
@@ -57,6 +85,7 @@ function createApiCommand(project: ProjectConfig, resource: ResourceConfig): Com
     ...(resource.api?.namespaced === false ? ['--no-namespaced'] : []),
     ...(resource.controller === true ? ['--controller'] : ['--no-controller']),
     ...(image === undefined ? [] : ['--image', image.image, '--port', String(image.containerPort)]),
+    ...(multigroup ? ['--multigroup'] : []),
   ];
 }
 

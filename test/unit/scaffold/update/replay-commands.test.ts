@@ -94,3 +94,29 @@ test('a namespaced multi-group project without a license, with grafana, and a ki
   assert.deepEqual(commands[1]?.slice(8), ['--plural', 'captainz', '--resource', '--controller']);
   assert.deepEqual(commands.slice(2), [['edit', '--plugins', 'grafana'], ['manifests']]);
 });
+
+test('a project made multi-group by its second group is replayed the same way, so its first kinds keep their paths', async () => {
+  const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
+  const [captain] = project.resources;
+  assert.ok(captain);
+  const frigate = { ...captain, group: 'ship', kind: 'Frigate', plural: 'frigates', webhooks: undefined };
+  const resources = [
+    { ...captain, webhooks: undefined },
+    { ...frigate, path: 'src/api/ship/v1/frigate.types.ts' },
+  ];
+  const commands = replayCommands({ ...project, multigroup: true, resources });
+  assert.ok(!commands[0]?.includes('--multigroup'), 'init is single-group, as the project began');
+  assert.ok(!commands[1]?.includes('--multigroup'));
+  assert.equal(commands[2]?.at(-1), '--multigroup', 'the second group makes it multi-group');
+
+  const fromInit = replayCommands({
+    ...project,
+    multigroup: true,
+    resources: resources.map((r) => ({
+      ...r,
+      path: `src/api/${r.group}/v1/${r.kind.toLowerCase()}.types.ts`,
+    })),
+  });
+  assert.equal(fromInit[0]?.at(-1), '--multigroup', 'multi-group from init');
+  assert.ok(fromInit.slice(1).every((command) => !command.includes('--multigroup')));
+});
