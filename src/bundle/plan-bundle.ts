@@ -7,7 +7,7 @@ import { TsoperatorError, UsageError } from '../errors.ts';
 import { writeYaml } from '../gen/yaml/write-yaml.ts';
 import type { YamlValue } from '../gen/yaml/yaml-value.ts';
 import { dns1123LabelProblems } from '../project/dns.ts';
-import { TSOPERATOR_LAYOUT } from '../project/project-config.ts';
+import { TSOPERATOR_LAYOUT, type ProjectConfig } from '../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile } from '../project/project-file.ts';
 import type { Change } from '../scaffold/change.ts';
 import { finishPlan } from '../scaffold/finish-plan.ts';
@@ -66,53 +66,75 @@ export async function planBundle(options: BundleOptions): Promise<BundlePlan> {
   const channels = parseBundleChannels(options.channels ?? 'alpha', options.defaultChannel);
   const tree = await StagingTree.open(options.dir);
   const project = await readProject(tree);
-  const packageName = options.packageName ?? project.projectName;
-  const problems = dns1123LabelProblems(packageName);
-  if (problems.length > 0)
-    throw new UsageError(`--package "${packageName}" is not a package name: it ${problems.join(' and ')}`);
-  const basePath = baseCsvPath(packageName);
-  const existingBase = await tree.read(basePath);
-  const baseText =
-    existingBase ??
-    renderBaseCsv({
-      packageName,
-      domain: project.domain,
-      namespaced: project.settings.namespaced,
-      ...owner(project),
-    });
-  await tree.generateIfMissing(basePath, baseText);
+  const packageName = packageNameOf(options.packageName ?? project.projectName);
+  const base = await stageBaseCsv(tree, project, packageName);
   const kubectl = options.kubectl ?? 'kubectl';
   const objects = manifestObjects(await kustomizeBuild({ dir: options.dir, image: options.image, kubectl }));
-  const samples = await sampleObjects(tree, kubectl);
   const builder = `tsoperator-v${tsoperatorVersion()}`;
   const { csv, folded } = buildClusterServiceVersion({
-    base: parseBaseCsv(baseText, basePath),
+    base,
     packageName,
     version,
     objects,
-    samples,
+    samples: await sampleObjects(tree, kubectl),
     annotations: {
       'operators.operatorframework.io/builder': builder,
       'operators.operatorframework.io/project_layout': TSOPERATOR_LAYOUT,
     },
   });
-  const csvPath = `${MANIFESTS_DIR}/${packageName}.clusterserviceversion.yaml`;
   const manifests = bundleManifests(objects, folded);
-  const written = new Set<string>([csvPath]);
-  await tree.generate(csvPath, csvText(csv, await tree.read(csvPath)), true);
-  for (const [name, object] of manifests.files) {
-    written.add(`${MANIFESTS_DIR}/${name}`);
-    await tree.generate(`${MANIFESTS_DIR}/${name}`, writeYaml(object as YamlValue), true);
-  }
-  for (const stale of tree.generatedPaths(`${MANIFESTS_DIR}/`))
-    if (!written.has(stale)) await tree.remove(stale);
+  await stageManifests(tree, `${packageName}.clusterserviceversion.yaml`, csv, manifests.files);
   const metadata = { ...channels, packageName, builder, layout: TSOPERATOR_LAYOUT };
   await tree.generate(ANNOTATIONS_PATH, renderAnnotations(metadata), true);
   await tree.generate(BUNDLE_DOCKERFILE, renderBundleDockerfile(metadata), true);
   return { changes: finishPlan(tree), leftOut: manifests.leftOut };
 }
 
-async function readProject(tree: StagingTree): Promise<ReturnType<typeof parseProjectFile>> {
+function packageNameOf(name: string): string {
+  const problems = dns1123LabelProblems(name);
+  if (problems.length > 0)
+    throw new UsageError(`--package "${name}" is not a package name: it ${problems.join(' and ')}`);
+  return name;
+}
+
+/** The user's base CSV, written first when the project has none. */
+async function stageBaseCsv(
+  tree: StagingTree,
+  project: ProjectConfig,
+  packageName: string,
+): Promise<CsvDocument> {
+  const path = baseCsvPath(packageName);
+  const text =
+    (await tree.read(path)) ??
+    renderBaseCsv({
+      packageName,
+      domain: project.domain,
+      namespaced: project.settings.namespaced,
+      ...owner(project),
+    });
+  await tree.generateIfMissing(path, text);
+  return parseBaseCsv(text, path);
+}
+
+/** bundle/manifests: the CSV and the other objects, and no file a previous run wrote and this one does not. */
+async function stageManifests(
+  tree: StagingTree,
+  csvName: string,
+  csv: CsvDocument,
+  files: ReadonlyMap<string, ManifestObject>,
+): Promise<void> {
+  const csvPath = `${MANIFESTS_DIR}/${csvName}`;
+  const written = new Set<string>([csvPath]);
+  await tree.generate(csvPath, csvText(csv, await tree.read(csvPath)), true);
+  for (const [name, object] of files) {
+    written.add(`${MANIFESTS_DIR}/${name}`);
+    await tree.generate(`${MANIFESTS_DIR}/${name}`, writeYaml(object as YamlValue), true);
+  }
+  for (const stale of tree.generatedPaths(`${MANIFESTS_DIR}/`))
+    if (!written.has(stale)) await tree.remove(stale);
+}
+
+async function readProject(tree: StagingTree): Promise<ProjectConfig> {
   const text = await tree.read(PROJECT_FILE);
   if (text === undefined) {
     throw new TsoperatorError(
@@ -122,7 +144,7 @@ async function readProject(tree: StagingTree): Promise<ReturnType<typeof parsePr
   return parseProjectFile(text);
 }
 
-function owner(project: ReturnType<typeof parseProjectFile>): { owner?: string } {
+function owner(project: ProjectConfig): { owner?: string } {
   return project.settings.owner === undefined ? {} : { owner: project.settings.owner };
 }
 
