@@ -1,4 +1,9 @@
 import type { CrdVersion } from '../crd/custom-resource-definition.ts';
+import {
+  existingFieldRemovalCheck,
+  REMOVED_FIELD,
+  removedFields,
+} from './checks/existing-field-removal-check.ts';
 import { crdChecks } from './checks/registry.ts';
 import type { ReportedEnforcement } from './checks/check.ts';
 import type { CompatConfig } from './compat-config.ts';
@@ -50,19 +55,35 @@ interface PairProblem extends SchemaProblem {
   readonly pair: string;
 }
 
-/** Each served version against every version Kubernetes ranks higher, as clients move up to them. */
+/**
+ * Each served version against every version Kubernetes ranks higher, as clients move up to them:
+ * its schema changes, and its fields the higher version lacks (which that version prunes).
+ */
 function servedVersionProblems(crd: ComparedCrd, config: CompatConfig): PairProblem[] {
   const served = crd.spec.versions
     .filter((v) => v.served)
     .sort((a, b) => compareKubeVersions(a.name, b.name));
   return served.flatMap((older, i) =>
-    served.slice(i + 1).flatMap((newer) =>
-      compareSchemas(schemaOf(older), schemaOf(newer), config).map((p) => ({
-        ...p,
-        pair: `${older.name}->${newer.name}`,
-      })),
-    ),
+    served
+      .slice(i + 1)
+      .flatMap((newer) =>
+        [
+          ...removalProblems(schemaOf(older), schemaOf(newer), config),
+          ...compareSchemas(schemaOf(older), schemaOf(newer), config),
+        ].map((p) => ({ ...p, pair: `${older.name}->${newer.name}` })),
+      ),
   );
+}
+
+function removalProblems(
+  older: CrdVersion['schema']['openAPIV3Schema'] | undefined,
+  newer: CrdVersion['schema']['openAPIV3Schema'] | undefined,
+  config: CompatConfig,
+): SchemaProblem[] {
+  const check = existingFieldRemovalCheck.name;
+  const enforcement = config.checks.get(check)?.enforcement ?? existingFieldRemovalCheck.defaultEnforcement;
+  if (enforcement === 'off') return [];
+  return removedFields(older, newer).map((path) => ({ path, check, enforcement, message: REMOVED_FIELD }));
 }
 
 function problemKey(p: PairProblem): string {

@@ -3,7 +3,7 @@ import type { JSONSchemaProps } from '../crd/json-schema-props.ts';
 import type { ReportedEnforcement } from './checks/check.ts';
 import { propertyChecks, UNHANDLED_CHECK } from './checks/registry.ts';
 import type { CompatConfig } from './compat-config.ts';
-import { flattenSchema } from './flatten-schema.ts';
+import { flattenSchema, schemaNodes, type SchemaNode } from './flatten-schema.ts';
 
 /** An incompatibility at one schema node, before it is tied to a CRD and version. */
 export interface SchemaProblem {
@@ -18,21 +18,40 @@ const HANDLED_KEYS: ReadonlySet<string> = new Set(propertyChecks.flatMap((c) => 
 
 /**
  * The problems of `next` against `old`, node by node. Nodes only `old` has are the removal check's
- * concern, nodes only `next` has are new and break nothing; each node both have is judged by every
- * check that is on, and the keys no check judges must be unchanged (crdify's fail-closed rule).
+ * concern; a node only `next` has is a new field and breaks nothing, unless it is a constraint on
+ * a node `old` has (see {@link addsConstraint}), which is judged against an empty schema. Each node
+ * both have is judged by every check that is on, and the keys no check judges must be unchanged
+ * (crdify's fail-closed rule).
  */
 export function compareSchemas(
   old: JSONSchemaProps | undefined,
   next: JSONSchemaProps | undefined,
   config: CompatConfig,
 ): SchemaProblem[] {
-  const after = flattenSchema(next);
+  const before = flattenSchema(old);
+  const after = schemaNodes(next);
   const problems: SchemaProblem[] = [];
-  for (const [path, before] of flattenSchema(old)) {
-    const node = after.get(path);
-    if (node && !isDeepStrictEqual(before, node)) problems.push(...compareNodes(path, before, node, config));
+  for (const [path, { schema }] of after) {
+    const previous = before.get(path) ?? (addsConstraint(path, after, before) ? {} : undefined);
+    if (previous && !isDeepStrictEqual(previous, schema))
+      problems.push(...compareNodes(path, previous, schema, config));
   }
   return problems;
+}
+
+/**
+ * True when the new node at `path` constrains values that `old` already has: the first step down
+ * from its nearest ancestor in `old` is an `allOf`/`anyOf` entry or an `additionalProperties`
+ * schema (crdify sees those as changes of that ancestor), not a property or `items`.
+ */
+function addsConstraint(
+  path: string,
+  after: ReadonlyMap<string, SchemaNode>,
+  before: ReadonlyMap<string, JSONSchemaProps>,
+): boolean {
+  let node = after.get(path);
+  while (node?.parent !== undefined && !before.has(node.parent)) node = after.get(node.parent);
+  return node?.parent !== undefined && node.constraint;
 }
 
 function compareNodes(

@@ -1,9 +1,10 @@
+import type { JSONSchemaProps } from '../../crd/json-schema-props.ts';
 import { flattenSchema } from '../flatten-schema.ts';
 import type { CrdCheck, CrdProblem } from './check.ts';
 
 /**
  * crdify's `existingFieldRemoval`: a field of a version the baseline also has is gone, so clients
- * that read or write it break. Only the outermost removed field is named: its children go with it.
+ * that read or write it break.
  */
 export const existingFieldRemovalCheck: CrdCheck = {
   name: 'existingFieldRemoval',
@@ -14,12 +15,19 @@ export const existingFieldRemovalCheck: CrdCheck = {
     for (const version of next.spec.versions) {
       const before = old.spec.versions.find((v) => v.name === version.name);
       if (!before) continue;
-      const after = flattenSchema(version.schema.openAPIV3Schema);
-      const removed = [...flattenSchema(before.schema.openAPIV3Schema).keys()].filter((p) => !after.has(p));
-      for (const path of removed.filter((p) => !removed.some((outer) => p.startsWith(`${outer}.`)))) {
-        problems.push({ version: version.name, path, message: 'removed field' });
-      }
+      for (const path of removedFields(before.schema?.openAPIV3Schema, version.schema?.openAPIV3Schema))
+        problems.push({ version: version.name, path, message: REMOVED_FIELD });
     }
     return problems;
   },
 };
+
+/** The message of a removed field, as crdify words it. */
+export const REMOVED_FIELD = 'removed field';
+
+/** The fields of `old` that `next` lacks; only the outermost of each: its children go with it. */
+export function removedFields(old: JSONSchemaProps | undefined, next: JSONSchemaProps | undefined): string[] {
+  const after = flattenSchema(next);
+  const removed = [...flattenSchema(old).keys()].filter((p) => !after.has(p));
+  return removed.filter((p) => !removed.some((outer) => p.startsWith(`${outer}.`)));
+}

@@ -114,6 +114,17 @@ describe('served versions', () => {
     ]);
   });
 
+  it('reports a field an older served version has and a newer one lacks (moved, or dropped)', () => {
+    const old = testCrd([{ name: 'v1alpha1', schema: specSchema({ size: int }) }]);
+    const moved = specSchema({ resources: { type: 'object', properties: { size: int } } });
+    const next = twoVersions(specSchema({ size: int }), moved);
+    assert.deepEqual(lines(compareCrds(old, next, defaults, false)), [
+      'widgets.example.org v1alpha1->v1 ^.spec.size - error existingFieldRemoval: removed field',
+    ]);
+    const ignore = parseCompatConfig('conversion: Ignore', 'crdify.yaml');
+    assert.deepEqual(compareCrds(old, next, ignore, true), []);
+  });
+
   it('leaves out what the baseline already had between the same versions', () => {
     const crd = twoVersions(capped(10), capped(5));
     assert.deepEqual(compareCrds(crd, crd, defaults, false), []);

@@ -309,6 +309,43 @@ describe('property checks, one schema node against its baseline', () => {
   });
 });
 
+describe('allOf, anyOf and additionalProperties added to an existing node', () => {
+  const check = (old: JSONSchemaProps, next: JSONSchemaProps): string[] =>
+    compareCrds(fieldCrd(old), fieldCrd(next), defaultCompatConfig(), false).map(
+      (f) => `${f.path} ${f.check}: ${f.message}`,
+    );
+
+  it('judges a new allOf or anyOf entry as a constraint on the values the node has', () => {
+    assert.deepEqual(check(str, { ...str, allOf: [{ maxLength: 3 }] }), [
+      '^.spec.field.allOf[0] maxLength: maximum constraint added when there was none previously: 3',
+    ]);
+    const fields = { a: str, b: str };
+    assert.deepEqual(
+      check(
+        { type: 'object', properties: fields },
+        { type: 'object', properties: fields, anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+      ),
+      [
+        '^.spec.field.anyOf[0] required: new required fields: [a]',
+        '^.spec.field.anyOf[1] required: new required fields: [b]',
+      ],
+    );
+  });
+
+  it('judges a new additionalProperties schema of an existing object', () => {
+    const free: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    assert.deepEqual(check(free, { ...free, additionalProperties: int }), [
+      '^.spec.field.additionalProperties type: type changed: "" -> "integer"',
+    ]);
+  });
+
+  it('lets the anyOf of a new field pass', () => {
+    const old: JSONSchemaProps = { type: 'object', properties: {} };
+    const intOrString: JSONSchemaProps = { 'x-kubernetes-int-or-string': true, anyOf: [int, str] };
+    assert.deepEqual(check(old, { type: 'object', properties: { port: intOrString } }), []);
+  });
+});
+
 describe('required', () => {
   const check = (old: JSONSchemaProps, next: JSONSchemaProps): string[] =>
     compareCrds(
