@@ -33,10 +33,16 @@ export function fieldAndTypeMarkers(field: ApiField, types: ApiTypes): MarkerSet
   return field.field.markers.concat(resolveType(field.field.type, types).markers);
 }
 
-/** The types a value of `type` is made of below its lists and maps: `Record<string, number[]>` gives number. */
-export function leafTypes(type: TypeModel, types: ApiTypes): ResolvedType[] {
+/**
+ * The types a value of `type` is made of below its lists and maps: `Record<string, number[]>` gives
+ * number. A type that holds itself (`type Json = Record<string, Json>`) has no leaf of its own: the
+ * generator reports it, and here it ends the walk.
+ */
+export function leafTypes(type: TypeModel, types: ApiTypes, seen = new Set<TypeModel>()): ResolvedType[] {
   const resolved = resolveType(type, types);
-  if (resolved.type.kind === 'array') return leafTypes(resolved.type.items, types);
-  if (resolved.type.kind === 'map') return leafTypes(resolved.type.values, types);
+  if (seen.has(resolved.type)) return [];
+  seen.add(resolved.type);
+  if (resolved.type.kind === 'array') return leafTypes(resolved.type.items, types, seen);
+  if (resolved.type.kind === 'map') return leafTypes(resolved.type.values, types, seen);
   return [resolved];
 }

@@ -99,11 +99,12 @@ function objectOf(type: TypeModel, types: ApiTypes): ObjectModel | undefined {
   return resolved.kind === 'object' ? resolved.object : undefined;
 }
 
-/** The field names of an object, those of the types it extends included. */
-function fieldNames(object: ObjectModel, types: ApiTypes): string[] {
+/** The field names of an object, those of the types it extends included (once, if they extend in a circle). */
+function fieldNames(object: ObjectModel, types: ApiTypes, seen = new Set<ObjectModel>()): string[] {
+  seen.add(object);
   const embedded = object.embedded.flatMap((type) => {
     const base = objectOf(type, types);
-    return base ? fieldNames(base, types) : [];
+    return base && !seen.has(base) ? fieldNames(base, types, seen) : [];
   });
   return [...object.fields.map((f) => f.name), ...embedded];
 }
