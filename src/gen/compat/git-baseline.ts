@@ -48,6 +48,13 @@ async function defaultRef(root: string): Promise<Target | NoBaseline> {
   const base = branch === undefined ? undefined : await git(root, ['merge-base', 'HEAD', branch]);
   if (branch !== undefined && base)
     return { commit: base, label: `merge base with ${branch} (${base.slice(0, 7)})` };
+  // A shallow clone cut the history off above the merge base: a tag found there is not the base.
+  if (branch !== undefined && (await git(root, ['rev-parse', '--is-shallow-repository'])) === 'true')
+    return {
+      missing:
+        `this shallow clone does not reach the merge base of HEAD with ${branch}; ` +
+        'fetch the history (git fetch --unshallow, or fetch-depth: 0 in CI) or pass --against <ref>',
+    };
   const tag = await git(root, ['describe', '--tags', '--abbrev=0']);
   if (tag) return namedRef(root, tag);
   return {
