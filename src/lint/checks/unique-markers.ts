@@ -60,16 +60,22 @@ export const uniqueMarkers: LintCheck = {
       for (const holder of markerHolders(api)) {
         const own = new Set(holder.own.all());
         for (const marker of unique) {
-          const seen = new Set<string>();
+          const first = new Map<string, ParsedMarker>();
           for (const parsed of holder.all.all().filter((m) => m.definition.name === marker.identifier)) {
             const id = identity(parsed, marker.attributes);
-            if (seen.has(id) && own.has(parsed))
+            const earlier = first.get(id);
+            if (earlier === undefined) {
+              first.set(id, parsed);
+              continue;
+            }
+            // On a field and the alias its type is, the field's marker is the one to move.
+            const at = own.has(parsed) ? parsed : own.has(earlier) ? earlier : undefined;
+            if (at)
               report(
-                parsed.location,
+                at.location,
                 `${holder.what} has multiple definitions of marker ${id} when only a single definition should exist`,
                 `keep one ${id}`,
               );
-            seen.add(id);
           }
         }
       }
