@@ -9,6 +9,7 @@ interface InitFlags {
   license: 'apache2' | 'none';
   namespaced: boolean;
   multigroup: boolean;
+  sharded: boolean;
   force: boolean;
   dryRun: boolean;
   plugins?: string;
@@ -40,6 +41,12 @@ export function registerInitCommand(program: Command): void {
       false,
     )
     .option(
+      '--sharded [bool]',
+      'every replica reconciles a shard of the objects (3 replicas), instead of one leader reconciling all',
+      parseBooleanFlag,
+      false,
+    )
+    .option(
       '--plugins <plugins>',
       'optional plugins to add, comma-separated: grafana (as `edit --plugins` adds them)',
     )
@@ -58,6 +65,7 @@ export function registerInitCommand(program: Command): void {
         license: flags.license,
         namespaced: flags.namespaced,
         multigroup: flags.multigroup,
+        sharded: flags.sharded,
         force: flags.force,
         ...(flags.owner === undefined ? {} : { owner: flags.owner }),
         ...(flags.plugins === undefined ? {} : { plugins: parsePlugins(flags.plugins) }),

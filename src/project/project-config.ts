@@ -47,6 +47,8 @@ export interface TsoperatorSettings {
   readonly namespaced: boolean;
   readonly owner?: string;
   readonly license: 'apache2' | 'none';
+  /** Every replica reconciles a shard of the objects (`init --sharded`). */
+  readonly sharded?: true;
 }
 
 /** The whole PROJECT file. */

@@ -78,6 +78,7 @@ function settingsDocument(settings: TsoperatorSettings): Record<string, unknown>
     license: settings.license,
     namespaced: settings.namespaced,
     ...(settings.owner === undefined ? {} : { owner: settings.owner }),
+    ...(settings.sharded ? { sharded: true } : {}),
   };
 }
 
@@ -143,6 +144,7 @@ function parseSettings(value: unknown): TsoperatorSettings {
     namespaced: doc['namespaced'] === true,
     license: doc['license'] === 'none' ? 'none' : 'apache2',
     ...(typeof owner === 'string' ? { owner } : {}),
+    ...(doc['sharded'] === true ? { sharded: true as const } : {}),
   };
 }
 

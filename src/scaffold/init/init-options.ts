@@ -14,6 +14,8 @@ export interface InitOptions {
   /** The operator watches one namespace: Roles instead of ClusterRoles. */
   readonly namespaced: boolean;
   readonly multigroup: boolean;
+  /** Every replica reconciles a shard of the objects, in place of one leader for all. Default: false. */
+  readonly sharded?: boolean;
   /** Regenerate an initialised project's files (the runtime included); changed files are kept. */
   readonly force: boolean;
   /** Optional plugins to add at once, as `edit --plugins` adds them later. Default: none. */
@@ -27,6 +29,8 @@ export interface InitTemplateData {
   readonly owner: string | undefined;
   readonly license: 'apache2' | 'none';
   readonly namespaced: boolean;
+  /** The manager shards its controllers across its replicas. */
+  readonly sharded: boolean;
   /** The license comment that opens each TypeScript file, or ''. */
   readonly licenseHeader: string;
   readonly tsoperatorVersion: string;

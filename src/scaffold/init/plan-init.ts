@@ -46,7 +46,7 @@ export async function planInit(options: InitOptions): Promise<Change[]> {
     existing === undefined ? undefined : parseProjectFile(existing),
   );
   await tree.update(PROJECT_FILE, renderProjectFile(project));
-  const data = await templateData(options, version);
+  const data = await templateData({ ...options, sharded: project.settings.sharded === true }, version);
   const dir = templatesDir('init');
   for (const template of await listTemplates(dir)) {
     const content = await renderTemplate(join(dir, template), data);
@@ -90,9 +90,15 @@ function projectConfig(
       namespaced: options.namespaced,
       license: options.license,
       ...(options.owner === undefined ? {} : { owner: options.owner }),
+      ...(sharded(options, previous) ? { sharded: true as const } : {}),
     },
     ...(options.plugins?.includes('grafana') || previous?.grafana === true ? { grafana: true } : {}),
   };
+}
+
+/** Sharded when asked now, or when the project was (a re-run of init with --force keeps it). */
+function sharded(options: InitOptions, previous: ProjectConfig | undefined): boolean {
+  return options.sharded === true || previous?.settings.sharded === true;
 }
 
 function baseCsvProject(options: InitOptions): BaseCsvProject {
@@ -113,6 +119,7 @@ async function templateData(options: InitOptions, version: string): Promise<Init
     owner: options.owner,
     license: options.license,
     namespaced: options.namespaced,
+    sharded: options.sharded === true,
     licenseHeader: licenseHeader(options),
     tsoperatorVersion: version,
     versions,
