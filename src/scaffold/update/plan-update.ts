@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ProjectConfig } from '../../project/project-config.ts';
 import { PROJECT_FILE, renderProjectFile } from '../../project/project-file.ts';
 import type { Change } from '../change.ts';
@@ -12,6 +12,7 @@ import {
 import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
 import type { StagingTree } from '../staging-tree.ts';
 import { folderFiles } from './folder-files.ts';
+import { fromLf, lineEnding, toLf } from './line-endings.ts';
 import { mergeFile } from './merge-file.ts';
 
 /** The two generated trees an update merges the project with, and the versions that made them. */
@@ -89,9 +90,30 @@ class FileMerger {
     this.#sides = sides;
   }
 
-  /** The change to `path`, or undefined when the project keeps it as it is. */
+  /**
+   * The change to `path`, or undefined when the project keeps it as it is. A file of the project
+   * with CRLF line endings (a Windows checkout) is merged as LF, as both versions generate it, and
+   * written back with CRLF: else every line would differ, and each change be a conflict.
+   */
   async merge(path: string, inBase: boolean, inTheirs: boolean): Promise<Change | undefined> {
-    const ours = await this.#tree.read(path);
+    const found = await this.#tree.read(path);
+    const eol = found === undefined ? '\n' : lineEnding(found);
+    const change = await this.#mergeLf(
+      path,
+      found === undefined ? undefined : toLf(found, eol),
+      inBase,
+      inTheirs,
+    );
+    if (change?.content === undefined) return change;
+    return { ...change, content: fromLf(change.content, eol) };
+  }
+
+  async #mergeLf(
+    path: string,
+    ours: string | undefined,
+    inBase: boolean,
+    inTheirs: boolean,
+  ): Promise<Change | undefined> {
     const baseText = inBase ? await readFile(join(this.#sides.baseDir, path), 'utf8') : undefined;
     if (!inTheirs) return this.#removed(path, ours, baseText);
     const theirsText = await readFile(join(this.#sides.theirsDir, path), 'utf8');
@@ -124,7 +146,7 @@ class FileMerger {
   async #threeWay(path: string, ours: string, inBase: boolean): Promise<Change | undefined> {
     const { fromVersion, toVersion } = this.#sides;
     const result = await mergeFile({
-      ours: { path: join(this.#tree.root, path), label: 'ours (your project)' },
+      ours: { path: await this.#scratch(`ours/${path}`, ours), label: 'ours (your project)' },
       base: {
         path: inBase ? join(this.#sides.baseDir, path) : await this.#empty(),
         label: `base (tsoperator ${fromVersion})`,
@@ -152,11 +174,16 @@ class FileMerger {
 
   /** A file that a merge of a file new on both sides takes as their common ancestor. */
   async #empty(): Promise<string> {
-    if (this.#emptyFile === undefined) {
-      this.#emptyFile = join(this.#sides.scratchDir, 'empty');
-      await writeFile(this.#emptyFile, '');
-    }
+    if (this.#emptyFile === undefined) this.#emptyFile = await this.#scratch('empty', '');
     return this.#emptyFile;
+  }
+
+  /** `text` in the scratch file `name`, for git merge-file to read. */
+  async #scratch(name: string, text: string): Promise<string> {
+    const path = join(this.#sides.scratchDir, name);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+    return path;
   }
 }
 

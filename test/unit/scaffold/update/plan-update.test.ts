@@ -24,6 +24,9 @@ const PROJECT: ProjectConfig = {
 /** Lines a to e: a file whose edits at its two ends merge without touching each other. */
 const LINES = 'a\nb\nc\nd\ne\n';
 
+/** `text` as a Windows checkout (git's core.autocrlf) has it. */
+const crlf = (text: string): string => text.replaceAll('\n', '\r\n');
+
 /** Each side's files: what the old version generated, the project as its user left it, the new version's. */
 const BASE: Record<string, string> = {
   'untouched.txt': LINES,
@@ -35,6 +38,8 @@ const BASE: Record<string, string> = {
   'dropped.txt': LINES,
   'dropped-but-edited.txt': LINES,
   'deleted-by-user.txt': LINES,
+  'crlf-upstream-only.txt': LINES,
+  'crlf-both-apart.txt': LINES,
   'config/crd/bases/demo.example.org_webapps.yaml': 'kind: CustomResourceDefinition\n',
   'src/runtime/index.ts': '// runtime 0.0.9\n',
   'src/runtime/gone.ts': '// runtime 0.0.9\n',
@@ -49,6 +54,8 @@ const OURS: Record<string, string> = {
   'dropped.txt': LINES,
   'dropped-but-edited.txt': 'a\nb\nc\nd\nE by the user\n',
   'new-on-both-sides.txt': 'mine\n',
+  'crlf-upstream-only.txt': crlf(LINES),
+  'crlf-both-apart.txt': crlf('a\nb\nc\nd\nE by the user\n'),
   'users-own.ts': 'export const mine = 1;\n',
   'config/crd/bases/demo.example.org_webapps.yaml': 'kind: CustomResourceDefinition # the user\n',
   'src/runtime/index.ts': '// runtime 0.0.9\n',
@@ -64,6 +71,8 @@ const THEIRS: Record<string, string> = {
   'deleted-by-user.txt': 'a\nb\nc\nd\nE by tsoperator\n',
   'added.txt': 'new in 0.1.0\n',
   'new-on-both-sides.txt': 'theirs\n',
+  'crlf-upstream-only.txt': 'A by tsoperator\nb\nc\nd\ne\n',
+  'crlf-both-apart.txt': 'A by tsoperator\nb\nc\nd\ne\n',
   'config/crd/bases/demo.example.org_webapps.yaml': 'kind: CustomResourceDefinition # 0.1.0\n',
   'src/runtime/index.ts': '// runtime 0.1.0\n',
   'src/runtime/added.ts': '// runtime 0.1.0\n',
@@ -138,6 +147,11 @@ describe('planUpdate merges what the old version generated, the project and the 
       ].join('\n'),
     );
     assert.match(change('both-same-line.txt')?.note ?? '', /CONFLICT: 1 conflict/);
+  });
+
+  test('a file with CRLF line endings merges as LF and keeps its CRLF', () => {
+    assert.equal(change('crlf-upstream-only.txt')?.content, crlf('A by tsoperator\nb\nc\nd\ne\n'));
+    assert.equal(change('crlf-both-apart.txt')?.content, crlf('A by tsoperator\nb\nc\nd\nE by the user\n'));
   });
 
   test('a file new upstream is added; one the user made too is merged against nothing', () => {
