@@ -11,7 +11,7 @@ import { fieldAndTypeMarkers, resolveType } from '../resolve-type.ts';
 const BOUNDED_FORMATS = new Set(['date', 'date-time', 'duration']);
 
 /**
- * Strings have a MaxLength and lists a MaxItems, and lists of strings bound their items too: this
+ * Strings (and bytes) have a MaxLength and lists a MaxItems, and lists of strings bound their items too: this
  * keeps objects small and CEL rules within their cost budget. Off by default, as in kube-api-linter.
  */
 export const maxLength: LintCheck = {
@@ -43,10 +43,10 @@ function checkField(field: ApiField, types: ApiTypes, report: LintReport): void 
       `field ${field.path} must have a maximum items, add kubebuilder:validation:MaxItems marker`,
       'add `// +kubebuilder:validation:MaxItems=<n>` above it',
     );
-  // Items are bounded by the field's `items:` markers, or by the markers of their alias.
+  // Items are bounded by the `items:` markers of the field or of the list's alias, or by their own alias.
   const items = resolveType(type.items, types);
   if (
-    isUnboundedString(items.type, field.field.markers, itemsValidationMarkers) &&
+    isUnboundedString(items.type, markers, itemsValidationMarkers) &&
     isUnboundedString(items.type, items.markers, validationMarkers)
   )
     report(
@@ -61,7 +61,9 @@ function isUnboundedString(
   markers: MarkerSet,
   definitions: typeof validationMarkers | typeof itemsValidationMarkers,
 ): boolean {
-  if (type.kind !== 'primitive' || type.type !== 'string') return false;
+  // Bytes are base64 text, which kube-api-linter bounds as it bounds strings.
+  const isText = (type.kind === 'primitive' && type.type === 'string') || type.kind === 'bytes';
+  if (!isText) return false;
   if (markers.has(definitions.MaxLength) || markers.has(definitions.Enum)) return false;
   const format = markers.value(definitions.Format);
   return format === undefined || !BOUNDED_FORMATS.has(format);

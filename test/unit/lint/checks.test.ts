@@ -28,7 +28,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   duplicatemarkers: ['7:6 error', '11:6 error'],
   integers: ['5:3 error', '8:3 error'],
   jsontags: ['3:3 error', '6:3 error'],
-  maxlength: ['3:3 error', '8:3 error', '14:3 error', '14:3 error'],
+  maxlength: ['5:3 error', '10:3 error', '16:3 error', '16:3 error', '21:3 error'],
   nobools: ['3:3 error'],
   nodurations: ['5:3 error'],
   nofloats: ['6:3 error', '9:3 error', '12:3 error'],
