@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
+import { snapshotFolder } from '../support/folder-snapshot.ts';
 import { repoRoot, runTsoperatorSource, type CliResult } from '../support/cli.ts';
 
 /*
@@ -17,18 +18,6 @@ const CONFIG = 'grafana/custom-metrics/config.yaml';
 const CUSTOM = 'grafana/custom-metrics/custom-metrics-dashboard.json';
 
 let project: string;
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile())
-      files.set(
-        join(entry.parentPath, entry.name),
-        await readFile(join(entry.parentPath, entry.name), 'utf8'),
-      );
-  }
-  return files;
-}
 
 async function plugins(dir: string): Promise<Record<string, unknown>> {
   const document = load(await readFile(join(dir, 'PROJECT'), 'utf8')) as { plugins: Record<string, unknown> };
@@ -47,21 +36,21 @@ describe('tsoperator edit --plugins grafana', () => {
   after(() => rm(project, { recursive: true, force: true }));
 
   it('refuses a plugin it does not have, and writes nothing', async () => {
-    const before = await snapshot(project);
+    const before = await snapshotFolder(project);
     const result = await edit('--plugins', 'grafana,helm');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--plugins: unknown plugin "helm"; tsoperator has: grafana/);
-    assert.deepEqual(await snapshot(project), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it('prints the plan under --dry-run and writes nothing', async () => {
-    const before = await snapshot(project);
+    const before = await snapshotFolder(project);
     const result = await edit('--plugins', 'grafana', '--dry-run');
     assert.equal(result.code, 0, result.stderr);
     for (const path of [RUNTIME, RESOURCES, CONFIG])
       assert.match(result.stdout, new RegExp(`^create {4}${path}$`, 'm'));
     assert.match(result.stdout, /^overwrite PROJECT$/m);
-    assert.deepEqual(await snapshot(project), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it("writes the dashboards and the config, and records Kubebuilder's plugin key in PROJECT", async () => {
@@ -77,11 +66,11 @@ describe('tsoperator edit --plugins grafana', () => {
   });
 
   it('reruns without a change', async () => {
-    const before = await snapshot(project);
+    const before = await snapshotFolder(project);
     const result = await edit('--plugins', 'grafana');
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stdout, /^(create|overwrite)/m);
-    assert.deepEqual(await snapshot(project), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it('writes the custom-metrics dashboard on a rerun once the config lists metrics', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
+import { snapshotFolder } from '../support/folder-snapshot.ts';
 import { repoRoot, runTsoperatorSource } from '../support/cli.ts';
 import { validateBundle } from '../support/bundle-validator.ts';
 
@@ -83,17 +84,6 @@ async function readYaml(path: string): Promise<Record<string, unknown>> {
   return load(await readFile(join(project, path), 'utf8')) as Record<string, unknown>;
 }
 
-/** The files of the project, with their text, to show a command left them as they were. */
-async function snapshot(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(project, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(path, await readFile(path, 'utf8'));
-  }
-  return files;
-}
-
 describe('tsoperator generate bundle', () => {
   before(async () => {
     project = await mkdtemp(join(tmpdir(), 'tsoperator-bundle-'));
@@ -106,7 +96,7 @@ describe('tsoperator generate bundle', () => {
   });
 
   it('refuses a version that is not a semantic version, and writes nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshotFolder(project);
     assert.equal(await run('--version', 'v0.1.0'), 2);
     assert.match(errors, /--version "v0\.1\.0" is not a semantic version \(write 0\.1\.0/);
     assert.equal(await run('--version', '01.2.3'), 2);
@@ -118,17 +108,17 @@ describe('tsoperator generate bundle', () => {
       errors,
       /--package "My_Operator" is not a package name: it must consist of lower-case letters/,
     );
-    assert.deepEqual(await snapshot(), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it('prints the plan under --dry-run and writes nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshotFolder(project);
     assert.equal(await run('--version', '0.1.0', '--img', IMAGE, '--dry-run'), 0);
     assert.match(output, new RegExp(`^create {4}${BASE_CSV}$`, 'm'));
     assert.match(output, new RegExp(`^create {4}${CSV}$`, 'm'));
     assert.match(output, /^create {4}bundle\.Dockerfile$/m);
     assert.match(output, /^dry run: nothing was written$/m);
-    assert.deepEqual(await snapshot(), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it('writes a bundle the operator framework validates without errors', async () => {
@@ -224,7 +214,7 @@ describe('tsoperator generate bundle', () => {
   });
 
   it('reruns to the same bytes, createdAt included', async () => {
-    const before = await snapshot();
+    const before = await snapshotFolder(project);
     assert.equal(
       await run(
         '--version',
@@ -244,7 +234,7 @@ describe('tsoperator generate bundle', () => {
         .length === 0,
       output,
     );
-    assert.deepEqual(await snapshot(), before);
+    assert.deepEqual(await snapshotFolder(project), before);
   });
 
   it("keeps the user's base CSV, and takes its metadata and descriptors into the bundle", async () => {
