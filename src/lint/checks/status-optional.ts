@@ -1,3 +1,4 @@
+import type { ObjectModel, TypeModel } from '../../gen/crd/type-model.ts';
 import type { LintCheck } from '../lint-check.ts';
 import type { ApiObject, LintedApi } from '../linted-api.ts';
 import { presenceMarkers } from '../presence-markers.ts';
@@ -39,15 +40,21 @@ export const statusOptional: LintCheck = {
   },
 };
 
-/** The objects a kind's `status` field is, named or written in place. */
+/** The objects a kind's `status` field is, named or written in place, and those it extends. */
 function statusObjects(api: LintedApi): ApiObject[] {
-  const objects = api.objects;
-  return objects
+  return api.objects
     .filter((object) => object.isKind)
     .flatMap((kind) => {
       const status = kind.object.fields.find((field) => field.name === 'status');
-      if (!status) return [];
-      const type = resolveType(status.type, api.types).type;
-      return type.kind === 'object' ? objects.filter((o) => o.object === type.object) : [];
+      return status ? objectsOf(status.type, api, new Set()) : [];
     });
+}
+
+/** The object `type` is and the objects it extends, as kube-api-linter follows inlined structs. */
+function objectsOf(type: TypeModel, api: LintedApi, seen: Set<ObjectModel>): ApiObject[] {
+  const resolved = resolveType(type, api.types).type;
+  if (resolved.kind !== 'object' || seen.has(resolved.object)) return [];
+  seen.add(resolved.object);
+  const own = api.objects.filter((o) => o.object === resolved.object);
+  return [...own, ...resolved.object.embedded.flatMap((base) => objectsOf(base, api, seen))];
 }

@@ -38,7 +38,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   optionalorrequired: ['3:3 error', '8:3 error', '10:6 error'],
   requiredfields: ['4:3 error'],
   ssatags: ['8:3 error', '10:6 warning', '14:6 error', '19:6 error', '23:6 error', '28:6 error'],
-  statusoptional: ['5:3 error', '9:3 error'],
+  statusoptional: ['5:3 error', '9:3 error', '23:3 error'],
   statussubresource: ['5:18 error', '16:18 error'],
   uniquemarkers: ['3:6 error', '8:6 error', '13:6 error', '23:6 error'],
 };
