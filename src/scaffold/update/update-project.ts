@@ -63,7 +63,9 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
     plan: { changes: [], conflicts: [] },
     manifests: [],
   });
-  if (fromVersion === current.version) return idle(fromVersion);
+  // With --from alone, PROJECT's version still says whether there is anything to update.
+  const recorded = fromVersion ?? project.cliVersion;
+  if (recorded === current.version) return idle(recorded);
   await requireGit();
   if (!options.force && !options.dryRun) await requireCommittedProject(options.dir);
   const old = await otherPackage({
@@ -71,6 +73,9 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
     ...(fromVersion === undefined ? {} : { version: fromVersion }),
   });
   if (old.version === current.version) return idle(old.version);
+  if (options.from !== undefined && fromVersion === undefined) {
+    requireRecordedVersion(project, old, options.from);
+  }
   const plan = await mergedPlan(tree, project, commands, old, current, run);
   const result = {
     fromVersion: old.version,
@@ -101,6 +106,18 @@ function recordedVersion(project: ProjectConfig): string {
     );
   }
   return project.cliVersion;
+}
+
+/**
+ * Refuses a `--from` package of another version than the one PROJECT records: merged against what
+ * that version generates, the changes between the two would be taken for the user's, and kept.
+ */
+function requireRecordedVersion(project: ProjectConfig, old: TsoperatorPackage, from: string): void {
+  if (project.cliVersion === '' || project.cliVersion === old.version) return;
+  throw new UsageError(
+    `--from ${from} is tsoperator ${old.version}, but PROJECT records that ${project.cliVersion} generated the ` +
+      `project: give the package of ${project.cliVersion}, or --from-version ${old.version} to start from it all the same`,
+  );
 }
 
 /** Both versions' regenerations, in a temporary folder removed after, merged with the project. */
