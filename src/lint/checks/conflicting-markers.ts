@@ -1,4 +1,5 @@
 import { TsoperatorError } from '../../errors.ts';
+import { requireKnownMarker } from '../known-marker.ts';
 import type { LintCheck } from '../lint-check.ts';
 import { markerHolders } from '../marker-holders.ts';
 import type { SettingsReader } from '../settings-reader.ts';
@@ -51,5 +52,7 @@ function conflict(settings: SettingsReader): Conflict {
     throw new TsoperatorError(
       'lintersConfig.conflictingmarkers.conflicts: each conflict has a name and at least two sets of markers',
     );
+  for (const marker of sets.flat())
+    requireKnownMarker(`lintersConfig.conflictingmarkers.conflicts ${name}`, marker);
   return { name, sets, description };
 }

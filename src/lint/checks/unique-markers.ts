@@ -1,6 +1,5 @@
-import { TsoperatorError } from '../../errors.ts';
 import type { ParsedMarker } from '../../markers/index.ts';
-import { createMarkerRegistry } from '../../markers/index.ts';
+import { requireKnownMarker } from '../known-marker.ts';
 import type { LintCheck } from '../lint-check.ts';
 import { markerHolders } from '../marker-holders.ts';
 import type { SettingsReader } from '../settings-reader.ts';
@@ -87,13 +86,7 @@ function customMarker(settings: SettingsReader): UniqueMarker {
   const identifier = settings.string('identifier', '');
   const attributes = settings.stringList('attributes');
   settings.done();
-  const known = createMarkerRegistry()
-    .all()
-    .some((definition) => definition.name === identifier);
-  if (!known)
-    throw new TsoperatorError(
-      `lintersConfig.uniquemarkers.customMarkers: tsoperator does not know the marker ${JSON.stringify(identifier)}; only markers it parses can be counted`,
-    );
+  requireKnownMarker('lintersConfig.uniquemarkers.customMarkers', identifier);
   return { identifier, attributes };
 }
 

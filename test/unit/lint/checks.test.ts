@@ -143,4 +143,16 @@ describe('lint check settings', () => {
   it('conflictingmarkers enabled without conflicts says so', () => {
     assert.throws(() => run('conflictingmarkers', {}), /lists no conflicts/);
   });
+
+  it('conflictingmarkers and uniquemarkers refuse a marker tsoperator does not parse: it would never match', () => {
+    const typo = { name: 'typo', sets: [['optional'], ['kubebuilder:validation:Maximun']] };
+    assert.throws(
+      () => run('conflictingmarkers', { conflicts: [typo] }),
+      /does not know the marker "kubebuilder:validation:Maximun"/,
+    );
+    assert.throws(
+      () => run('uniquemarkers', { customMarkers: [{ identifier: 'example:single' }] }),
+      /does not know the marker "example:single"/,
+    );
+  });
 });
