@@ -99,12 +99,25 @@ function objectOf(type: TypeModel, types: ApiTypes): ObjectModel | undefined {
   return resolved.kind === 'object' ? resolved.object : undefined;
 }
 
-/** The field names of an object, those of the types it extends included (once, if they extend in a circle). */
-function fieldNames(object: ObjectModel, types: ApiTypes, seen = new Set<ObjectModel>()): string[] {
+/**
+ * The field names of an object, those of the types it extends included (once, if they extend in a
+ * circle); undefined when it extends a type whose fields the API does not declare (a client-node
+ * type, `extends V1ContainerPort`): its keys cannot be told from a typo.
+ */
+function fieldNames(
+  object: ObjectModel,
+  types: ApiTypes,
+  seen = new Set<ObjectModel>(),
+): string[] | undefined {
   seen.add(object);
-  const embedded = object.embedded.flatMap((type) => {
+  const names = object.fields.map((f) => f.name);
+  for (const type of object.embedded) {
     const base = objectOf(type, types);
-    return base && !seen.has(base) ? fieldNames(base, types, seen) : [];
-  });
-  return [...object.fields.map((f) => f.name), ...embedded];
+    if (!base) return undefined;
+    if (seen.has(base)) continue;
+    const inherited = fieldNames(base, types, seen);
+    if (!inherited) return undefined;
+    names.push(...inherited);
+  }
+  return names;
 }
