@@ -55,6 +55,7 @@ describe('tsoperator manifests --check: compatibility', () => {
       stale: { path: string; status: string }[];
       compatibility: {
         baseline: string;
+        compared: string[];
         errors: number;
         warnings: number;
         findings: Record<string, string>[];
