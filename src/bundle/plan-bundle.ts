@@ -163,6 +163,7 @@ async function sampleObjects(tree: StagingTree, kubectl: string): Promise<Manife
 /**
  * The CSV's text. Its `createdAt` is the time of the last change, so that a rerun over an unchanged
  * project writes the same bytes: the previous bundle's stamp is kept when all else is equal.
+ * `SOURCE_DATE_EPOCH` sets the time of a change, for bundles built reproducibly.
  */
 function csvText(csv: CsvDocument, previous: string | undefined): string {
   const stamped = (createdAt: string): string =>
@@ -172,5 +173,20 @@ function csvText(csv: CsvDocument, previous: string | undefined): string {
     } as YamlValue);
   const previousStamp = previous?.match(/^ {4}createdAt: ["']?([^"'\n]+)["']?$/m)?.[1];
   if (previousStamp !== undefined && stamped(previousStamp) === previous) return previous;
-  return stamped(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  return stamped(
+    buildTime()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z'),
+  );
+}
+
+/** Now, or the reproducible-builds convention's `SOURCE_DATE_EPOCH` (seconds) when it is set. */
+function buildTime(): Date {
+  const epoch = process.env['SOURCE_DATE_EPOCH'];
+  if (epoch === undefined || epoch === '') return new Date();
+  if (!/^\d+$/.test(epoch))
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH=${epoch} is not a number of seconds since 1970: unset it or fix it`,
+    );
+  return new Date(Number(epoch) * 1000);
 }

@@ -74,7 +74,11 @@ let output = '';
 let errors = '';
 
 async function run(...args: string[]): Promise<number> {
-  const result = await runTsoperatorSource(['generate', 'bundle', ...args], project);
+  return runIn(process.env, ...args);
+}
+
+async function runIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<number> {
+  const result = await runTsoperatorSource(['generate', 'bundle', ...args], project, env);
   output = result.stdout;
   errors = result.stderr;
   return result.code ?? 1;
@@ -266,6 +270,13 @@ describe('tsoperator generate bundle', () => {
     assert.equal(captain?.displayName, 'Ship captain');
     assert.deepEqual(captain?.specDescriptors, [{ path: 'crewSize', displayName: 'Crew size' }]);
     assert.deepEqual((await validateBundle(join(project, 'bundle'))).errors, []);
+  });
+
+  it('stamps createdAt with SOURCE_DATE_EPOCH when it is set, for reproducible bundles', async () => {
+    const env = { ...process.env, SOURCE_DATE_EPOCH: '1767225600' };
+    assert.equal(await runIn(env, '--version', '0.3.0', '--img', IMAGE), 0, errors);
+    const csv = (await readYaml(CSV)) as unknown as Csv;
+    assert.equal(csv.metadata.annotations['createdAt'], '2026-01-01T00:00:00Z');
   });
 
   it('is checked by validators that do run: a bundle missing an owned CRD fails', async () => {

@@ -35,7 +35,11 @@ export function runTsoperator(
  * Runs the CLI from its TypeScript sources in a child process (no build needed), in `cwd`:
  * capturing an in-process run's stdout would also swallow the test runner's reports.
  */
-export function runTsoperatorSource(args: readonly string[], cwd: string): Promise<CliResult> {
+export function runTsoperatorSource(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliResult> {
   const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
   const script =
     `const { runCli } = await import(${JSON.stringify(cli)}); ` +
@@ -43,6 +47,7 @@ export function runTsoperatorSource(args: readonly string[], cwd: string): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '--eval', script, ...args], {
       cwd,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
