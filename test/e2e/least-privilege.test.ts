@@ -7,14 +7,15 @@ import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { execa, type ResultPromise } from 'execa';
 import { dump, load } from 'js-yaml';
 import { startEnvironment, type Environment } from '../../src/envtest/index.ts';
-import { defineKind, newClient, type Client } from '../../src/runtime/index.ts';
+import { fakeNode } from '../../src/envtest/fake-nodes.ts';
+import { defineKind, mergePatch, newClient, type Client } from '../../src/runtime/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { installedProject } from '../support/generated-project.ts';
 
 const NAMESPACE = 'webapp-operator-system';
 const SERVICE_ACCOUNT = 'controller-manager';
 
-const WebAppKind = defineKind<{
+interface WebApp {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace: string; uid?: string };
@@ -24,7 +25,14 @@ const WebAppKind = defineKind<{
     readyReplicas?: number;
     conditions?: { type: string; status: string }[];
   };
-}>({ apiVersion: 'demo.example.org/v1', kind: 'WebApp', plural: 'webapps', namespaced: true });
+}
+
+const WebAppKind = defineKind<WebApp>({
+  apiVersion: 'demo.example.org/v1',
+  kind: 'WebApp',
+  plural: 'webapps',
+  namespaced: true,
+});
 
 interface PackageJson {
   dependencies: Record<string, string>;
@@ -151,7 +159,7 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     });
   });
 
-  it('converges a WebApp: Deployment and Service it owns, ReplicaSets from kube-controller-manager, ready replicas in its status', async () => {
+  it('converges a WebApp: Deployment and Service it owns, ReplicaSets from kube-controller-manager, ready replicas in its status, through a scale-up and the loss of its node', async () => {
     const { process: manager } = await startManager();
     try {
       const key = { namespace: 'default', name: 'shop' };
@@ -195,8 +203,29 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
         'Progressing',
       ]);
 
+      // Scaled up, it is Available again once kwok has made the new Pod Ready.
+      await admin.patch(reconciled, mergePatch({ spec: { replicas: 3 } }));
+      await eventually(
+        () => webAppIn(key, 'Available', 3),
+        'the WebApp to be Available with 3 ready replicas',
+      );
+
+      // Its node deleted, the Pod garbage collector deletes its Pods (after a 40 s quarantine) and
+      // their replacements find no node: the WebApp is Progressing, with no ready replica.
+      await core.deleteNode({ name: env.nodeNames[0] ?? '' });
+      await eventually(() => webAppIn(key, 'Progressing', 0), 'the WebApp to go Progressing', 150_000);
+
+      // A new node takes the Pods: Available again, and no longer Progressing.
+      await core.createNode({ body: fakeNode('kwok-node-replacement') });
+      const recovered = await eventually(
+        () => webAppIn(key, 'Available', 3),
+        'the WebApp to be Available on the new node',
+      );
+      const progressing = recovered.status?.conditions?.find((c) => c.type === 'Progressing');
+      assert.equal(progressing?.status, 'False');
+
       // Deleting the WebApp: its finalizer goes, then the garbage collector deletes what it owned.
-      await admin.delete(reconciled);
+      await admin.delete(recovered);
       await eventually(
         async () => ((await admin.get(WebAppKind, key)) === undefined ? true : undefined),
         'the WebApp to go once its finalizer ran',
@@ -214,6 +243,17 @@ describe('the generated WebApp operator, as its ServiceAccount with only config/
     const result = await manager;
     assert.equal(result.exitCode, 0, String(result.all));
   });
+
+  /** The WebApp once `condition` is True with `ready` ready replicas, else undefined. */
+  async function webAppIn(
+    key: { namespace: string; name: string },
+    condition: 'Available' | 'Progressing',
+    ready: number,
+  ): Promise<WebApp | undefined> {
+    const current = await admin.get(WebAppKind, key);
+    const status = current?.status?.conditions?.find((c) => c.type === condition)?.status;
+    return status === 'True' && (current?.status?.readyReplicas ?? 0) === ready ? current : undefined;
+  }
 
   it('with the webapps rule taken out of role.yaml, it refuses to start and names the marker', async () => {
     const rolePath = join(project, 'config', 'rbac', 'role.yaml');
