@@ -11,8 +11,9 @@ export interface NoBaseline {
 
 /**
  * `--against <ref>`: the CRD files committed under config/crd/bases at `ref`. Without a ref, the
- * merge base of HEAD with the default branch (origin/HEAD, else main or master, local or origin's),
- * else the last tag: what this branch will be merged into, or what was last released.
+ * merge base of HEAD with the default branch (origin/HEAD, else origin's main or master, else the
+ * local main or master), else the last tag: what this branch will be merged into, or what was last
+ * released.
  */
 export async function gitBaseline(root: string, ref?: string): Promise<Baseline | NoBaseline> {
   if (!(await git(root, ['rev-parse', '--is-inside-work-tree']))) {
@@ -67,8 +68,10 @@ async function defaultRef(root: string): Promise<Target | NoBaseline> {
 async function defaultBranch(root: string): Promise<string | undefined> {
   const remote = await git(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
   if (remote) return remote;
-  // A CI checkout of a pull request has no local main and often no origin/HEAD, but origin/main.
-  for (const branch of ['main', 'master', 'origin/main', 'origin/master']) {
+  // origin's branches first: a local main is only as recent as its last pull, and an older one
+  // gives an older merge base. A CI checkout of a pull request has no local main, often no
+  // origin/HEAD, but origin/main; a repository without a remote has only the local branches.
+  for (const branch of ['origin/main', 'origin/master', 'main', 'master']) {
     const ref = branch.startsWith('origin/') ? `refs/remotes/${branch}` : `refs/heads/${branch}`;
     if (await git(root, ['rev-parse', '--verify', '--quiet', ref])) return branch;
   }

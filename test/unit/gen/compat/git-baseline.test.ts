@@ -50,6 +50,19 @@ describe('gitBaseline without a ref', () => {
     );
   });
 
+  it("prefers origin's main to a stale local main when there is no origin/HEAD", async () => {
+    const clone = join(dir, 'stale-main');
+    await git(dir, 'clone', '--quiet', '--branch', 'feature', `file://${origin()}`, clone);
+    await git(clone, 'remote', 'set-head', 'origin', '--delete');
+    // origin's main has since taken the feature's first commit; the local main was never pulled.
+    await git(clone, 'branch', 'main', 'feature~2');
+    await git(clone, 'update-ref', 'refs/remotes/origin/main', 'feature~1');
+    const base = (await git(clone, 'rev-parse', 'feature~1')).slice(0, 7);
+    const baseline = await gitBaseline(clone);
+    assert.ok('source' in baseline);
+    assert.equal(baseline.source, `git merge base with origin/main (${base})`);
+  });
+
   it('is missing, saying why, in a shallow clone that does not reach the merge base', async () => {
     const clone = join(dir, 'shallow');
     await git(dir, 'clone', '--quiet', '--depth', '1', '--no-single-branch', `file://${origin()}`, clone);
