@@ -1,5 +1,6 @@
-import { request } from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
+import { request } from 'node:https';
 
 export interface ClientTls {
   ca: string;
@@ -11,21 +12,24 @@ export interface ClientTls {
 
 /** The HTTP status of a GET over TLS, or an error when the server does not answer within 5 s. */
 export function httpsStatus(url: string, tls: ClientTls): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', ...tls, agent: false, timeout: 5000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url}`)));
-    req.on('error', reject);
-    req.end();
-  });
+  return statusOf(url, (onResponse) =>
+    request(url, { method: 'GET', ...tls, agent: false, timeout: 5000 }, onResponse),
+  );
 }
 
 /** The HTTP status of a plain-HTTP GET, or an error when the server does not answer within 5 s. */
 export function httpStatus(url: string): Promise<number> {
+  return statusOf(url, (onResponse) =>
+    httpRequest(url, { method: 'GET', agent: false, timeout: 5000 }, onResponse),
+  );
+}
+
+function statusOf(
+  url: string,
+  send: (onResponse: (res: IncomingMessage) => void) => ClientRequest,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'GET', agent: false, timeout: 5000 }, (res) => {
+    const req = send((res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });

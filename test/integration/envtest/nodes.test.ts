@@ -8,6 +8,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { isAlive } from '../../../src/envtest/process-alive.ts';
 import { eventually } from '../../support/eventually.ts';
 
 // kube-scheduler binds Pods to the fake Nodes and kwok, playing their kubelets, moves the Pods
@@ -103,6 +104,18 @@ describe('envtest with nodes', () => {
     await eventually(
       () => availableWith('web', 4),
       'the Deployment to be Available with 4 ready replicas again',
+    );
+  });
+
+  it('stops kube-scheduler and kwok with the rest of the control plane', async () => {
+    const pids = env.pids;
+    assert.equal(pids.length, 5, 'etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok');
+
+    await env.stop();
+
+    assert.deepEqual(
+      pids.filter((pid) => isAlive(pid)),
+      [],
     );
   });
 
