@@ -3,7 +3,7 @@ import type { MarkerSet } from '../../markers/index.ts';
 import type { LintCheck } from '../lint-check.ts';
 import type { ApiField } from '../linted-api.ts';
 import { OPTIONAL_MARKERS } from '../presence-markers.ts';
-import { resolveType } from '../resolve-type.ts';
+import { fieldAndTypeMarkers, resolveType } from '../resolve-type.ts';
 import type { ApiTypes } from '../../gen/crd/api-types.ts';
 
 /** client-node's and the runtime's spellings of metav1.Condition, as the type walker names them. */
@@ -32,7 +32,7 @@ export const conditions: LintCheck = {
           );
           continue;
         }
-        const missing = missingMarkers(field.field.markers);
+        const missing = missingMarkers(fieldAndTypeMarkers(field, api.types));
         if (missing.length > 0)
           report(
             at,
@@ -51,8 +51,9 @@ export const conditions: LintCheck = {
   },
 };
 
+/** `Condition[]`, also through an alias or with `| null`: the schema is the same. */
 function isConditionList(field: ApiField, types: ApiTypes): boolean {
-  const list = field.field.type;
+  const list = resolveType(field.field.type, types).type;
   if (list.kind !== 'array') return false;
   const item = resolveType(list.items, types).type;
   return item.kind === 'known' && item.name === CONDITION;
