@@ -7,10 +7,11 @@ import { qualifiedGroup } from '../../project/project-config.ts';
 import { clusterBaseline } from './cluster-baseline.ts';
 import { loadCompatConfig } from './compat-config.ts';
 import type { Baseline, ComparedCrd } from './compared-crd.ts';
+import { compareCrdSets } from './compare-crd-sets.ts';
 import { compareCrds } from './compare-crds.ts';
 import { crdsInYaml } from './crds-in-yaml.ts';
 import { fileBaseline } from './file-baseline.ts';
-import type { Finding } from './finding.ts';
+import { compareFindings, type Finding } from './finding.ts';
 import { gitBaseline } from './git-baseline.ts';
 
 /** What the generated CRDs are compared with (`--against`, `--against-file`, `--against-cluster`). */
@@ -40,7 +41,7 @@ export interface CompatibilityResult {
 
 /**
  * Compares each generated CRD with the baseline's CRD of the same name; a CRD the baseline lacks
- * is new and breaks nothing.
+ * is new and breaks nothing, one the generated CRDs lack is gone (crdRemoval).
  */
 export async function checkCompatibility(options: CompatibilityOptions): Promise<CompatibilityResult> {
   const config = loadCompatConfig(options.root, options.configPath);
@@ -54,9 +55,10 @@ export async function checkCompatibility(options: CompatibilityOptions): Promise
     const old = baseline.crds.find((c) => c.metadata.name === next.metadata.name);
     return old ? [{ old, next }] : [];
   });
-  const findings = pairs.flatMap(({ old, next }) =>
-    compareCrds(old, next, config, webhooks.has(next.metadata.name)),
-  );
+  const findings = [
+    ...compareCrdSets(baseline.crds, generated, config),
+    ...pairs.flatMap(({ old, next }) => compareCrds(old, next, config, webhooks.has(next.metadata.name))),
+  ].sort(compareFindings);
   return { baseline: baseline.source, compared: pairs.map((p) => p.next.metadata.name), findings };
 }
 

@@ -5,11 +5,10 @@ import {
   removedFields,
 } from './checks/existing-field-removal-check.ts';
 import { crdChecks } from './checks/registry.ts';
-import type { ReportedEnforcement } from './checks/check.ts';
-import type { CompatConfig } from './compat-config.ts';
+import { enforcementOf, type CompatConfig } from './compat-config.ts';
 import type { ComparedCrd } from './compared-crd.ts';
 import { compareSchemas, type SchemaProblem } from './compare-schemas.ts';
-import { compareFindings, type Finding } from './finding.ts';
+import { compareFindings, severityOf, type Finding } from './finding.ts';
 import { compareKubeVersions } from './kube-version-order.ts';
 
 /**
@@ -29,7 +28,7 @@ export function compareCrds(
   const crd = next.metadata.name;
   const findings: Finding[] = [];
   for (const check of crdChecks) {
-    const enforcement = config.checks.get(check.name)?.enforcement ?? check.defaultEnforcement;
+    const enforcement = enforcementOf(config, check);
     if (enforcement === 'off') continue;
     for (const problem of check.compare(old, next))
       findings.push({ crd, ...problem, check: check.name, severity: severityOf(enforcement) });
@@ -81,7 +80,7 @@ function removalProblems(
   config: CompatConfig,
 ): SchemaProblem[] {
   const check = existingFieldRemovalCheck.name;
-  const enforcement = config.checks.get(check)?.enforcement ?? existingFieldRemovalCheck.defaultEnforcement;
+  const enforcement = enforcementOf(config, existingFieldRemovalCheck);
   if (enforcement === 'off') return [];
   return removedFields(older, newer).map((path) => ({ path, check, enforcement, message: REMOVED_FIELD }));
 }
@@ -103,8 +102,4 @@ function toFindings(crd: string, version: string, problems: readonly SchemaProbl
     severity: severityOf(enforcement),
     message,
   }));
-}
-
-function severityOf(enforcement: ReportedEnforcement): Finding['severity'] {
-  return enforcement === 'error' ? 'error' : 'warning';
 }

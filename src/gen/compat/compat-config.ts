@@ -45,6 +45,11 @@ export function defaultCompatConfig(): CompatConfig {
   };
 }
 
+/** The enforcement `config` gives `check`, its default when the config leaves it out. */
+export function enforcementOf(config: CompatConfig, check: CompatibilityCheck): Enforcement {
+  return config.checks.get(check.name)?.enforcement ?? check.defaultEnforcement;
+}
+
 /**
  * The config of `root`: the file `path` names (which must exist), else `crdify.yaml` when there is
  * one, else the defaults.

@@ -1,3 +1,5 @@
+import type { ReportedEnforcement } from './checks/check.ts';
+
 /** One incompatibility between a generated CRD and its baseline. */
 export interface Finding {
   /** The CRD's name: `webapps.demo.example.org`. */
@@ -29,4 +31,9 @@ export function compareFindings(a: Finding, b: Finding): number {
     if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
+}
+
+/** The severity of a finding under an enforcement that reports it. */
+export function severityOf(enforcement: ReportedEnforcement): Finding['severity'] {
+  return enforcement === 'error' ? 'error' : 'warning';
 }

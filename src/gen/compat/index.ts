@@ -5,6 +5,7 @@ export {
   type CompatibilityOptions,
   type CompatibilityResult,
 } from './check-compatibility.ts';
+export { compareCrdSets } from './compare-crd-sets.ts';
 export { compareCrds } from './compare-crds.ts';
 export { defaultCompatConfig, parseCompatConfig, type CompatConfig } from './compat-config.ts';
 export { compatibilityJson, compatibilityLines, incompatibleError, skippedNote } from './compat-report.ts';

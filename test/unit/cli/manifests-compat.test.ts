@@ -194,3 +194,48 @@ describe('tsoperator manifests --check: the default baseline', () => {
     process.chdir(dir);
   });
 });
+
+describe('tsoperator manifests --check: a deleted API', () => {
+  let dir = '';
+  const start = process.cwd();
+
+  before(async () => {
+    dir = await committedProject('main');
+    const deleted = await runCliCaptured([
+      'delete',
+      'api',
+      '--group',
+      'demo',
+      '--version',
+      'v1',
+      '--kind',
+      'WebApp',
+      '--force',
+    ]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+  });
+  after(async () => {
+    process.chdir(start);
+    await rm(dirname(dir), { recursive: true, force: true });
+  });
+
+  it('reports crdRemoval for the CRD the baseline has and the project no longer generates', async () => {
+    const result = await check('--against', 'HEAD');
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.split('\n').filter(Boolean), [
+      'webapps.demo.example.org - error crdRemoval: the CRD is no longer generated: objects stored in ' +
+        'clusters and the clients of it break; if the API was deleted on purpose, set crdRemoval to ' +
+        'Warn or None in crdify.yaml for this change',
+    ]);
+    assert.match(result.stderr, /1 incompatible change against git HEAD/);
+    assert.doesNotMatch(result.stderr, /stale/);
+  });
+
+  it('passes once crdify.yaml accepts the removal', async () => {
+    await writeFile('crdify.yaml', 'validations:\n  - name: crdRemoval\n    enforcement: None\n');
+    const result = await check('--against', 'HEAD');
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, '');
+    await rm('crdify.yaml');
+  });
+});

@@ -44,4 +44,16 @@ export interface CrdCheck extends CheckBase {
   compare(old: ComparedCrd, next: ComparedCrd): CrdProblem[];
 }
 
-export type CompatibilityCheck = PropertyCheck | CrdCheck;
+/** A problem a check of the CRD sets found, in the CRD it names. */
+export interface CrdSetProblem {
+  readonly crd: string;
+  readonly message: string;
+}
+
+/** A check of the baseline's CRDs against the generated ones as sets: what one side lacks. */
+export interface CrdSetCheck extends CheckBase {
+  readonly scope: 'crd-set';
+  compare(old: readonly ComparedCrd[], next: readonly ComparedCrd[]): CrdSetProblem[];
+}
+
+export type CompatibilityCheck = PropertyCheck | CrdCheck | CrdSetCheck;

@@ -1,5 +1,6 @@
 import { boundChecks } from './bound-checks.ts';
-import type { CompatibilityCheck, CrdCheck, PropertyCheck } from './check.ts';
+import type { CompatibilityCheck, CrdCheck, CrdSetCheck, PropertyCheck } from './check.ts';
+import { crdRemovalCheck } from './crd-removal-check.ts';
 import { defaultCheck } from './default-check.ts';
 import { descriptionCheck } from './description-check.ts';
 import { enumCheck } from './enum-check.ts';
@@ -18,6 +19,9 @@ export const crdChecks: readonly CrdCheck[] = [
   storedVersionRemovalCheck,
 ];
 
+/** Checks of the baseline's CRDs against the generated ones as sets (tsoperator's, not crdify's). */
+export const crdSetChecks: readonly CrdSetCheck[] = [crdRemovalCheck];
+
 /** Checks of schema nodes: within a version against the baseline, and across served versions. */
 export const propertyChecks: readonly PropertyCheck[] = [
   enumCheck,
@@ -31,7 +35,11 @@ export const propertyChecks: readonly PropertyCheck[] = [
 ];
 
 /** Every check, by the name the config file and the findings use. */
-export const compatibilityChecks: readonly CompatibilityCheck[] = [...crdChecks, ...propertyChecks];
+export const compatibilityChecks: readonly CompatibilityCheck[] = [
+  ...crdChecks,
+  ...crdSetChecks,
+  ...propertyChecks,
+];
 
 /** crdify's name for the changes no check judges; they fail closed unless configured. */
 export const UNHANDLED_CHECK = 'unhandled';

@@ -12,7 +12,8 @@ describe('compatibility config', () => {
     assert.deepEqual(off, ['description']);
     assert.equal(config.unhandledEnforcement, 'error');
     assert.equal(config.conversion, 'None');
-    assert.equal(config.checks.size, 18);
+    assert.equal(config.checks.size, 19);
+    assert.equal(config.checks.get('crdRemoval')?.enforcement, 'error');
   });
 
   it("reads crdify's own example config", () => {

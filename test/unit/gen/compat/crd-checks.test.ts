@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { JSONSchemaProps } from '../../../../src/gen/crd/json-schema-props.ts';
 import {
   compareCrds,
+  compareCrdSets,
   defaultCompatConfig,
   formatFinding,
   parseCompatConfig,
@@ -10,8 +11,8 @@ import {
 import { specSchema, testCrd } from '../../../support/test-crd.ts';
 
 /*
- * crdify's whole-CRD checks (scope, existingFieldRemoval, storedVersionRemoval) and its comparison
- * across the served versions of the new CRD.
+ * crdify's whole-CRD checks (scope, existingFieldRemoval, storedVersionRemoval), tsoperator's
+ * crdRemoval, and crdify's comparison across the served versions of the new CRD.
  */
 const int: JSONSchemaProps = { type: 'integer' };
 const lines = (findings: ReturnType<typeof compareCrds>): string[] => findings.map(formatFinding);
@@ -92,6 +93,35 @@ describe('storedVersionRemoval', () => {
       { storedVersions: ['v1'] },
     );
     assert.deepEqual(compareCrds(old, testCrd([{ name: 'v1', schema }]), defaults, false), []);
+  });
+});
+
+describe('crdRemoval', () => {
+  const widgets = testCrd([{ name: 'v1', schema: specSchema({}) }]);
+  const renamed = { ...widgets, metadata: { name: 'gadgets.example.org' } };
+  const REMOVED =
+    'widgets.example.org - error crdRemoval: the CRD is no longer generated: objects stored in ' +
+    'clusters and the clients of it break; if the API was deleted on purpose, set crdRemoval to ' +
+    'Warn or None in crdify.yaml for this change';
+
+  it('reports a CRD of the baseline that is no longer generated, by its name', () => {
+    assert.deepEqual(lines(compareCrdSets([widgets], [], defaults)), [REMOVED]);
+    assert.deepEqual(lines(compareCrdSets([widgets], [renamed], defaults)), [REMOVED]);
+  });
+
+  it('lets a CRD that is still generated, or a new one, pass', () => {
+    assert.deepEqual(compareCrdSets([widgets], [widgets, renamed], defaults), []);
+    assert.deepEqual(compareCrdSets([], [widgets], defaults), []);
+  });
+
+  it('is a warning with Warn, and silent with None', () => {
+    const warn = parseCompatConfig('validations: [{ name: crdRemoval, enforcement: Warn }]', 'crdify.yaml');
+    assert.deepEqual(
+      compareCrdSets([widgets], [], warn).map((f) => f.severity),
+      ['warning'],
+    );
+    const none = parseCompatConfig('validations: [{ name: crdRemoval, enforcement: None }]', 'crdify.yaml');
+    assert.deepEqual(compareCrdSets([widgets], [], none), []);
   });
 });
 
