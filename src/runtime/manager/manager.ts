@@ -15,6 +15,7 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
+import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
 import { installLocalWebhooks } from '../webhook/install-local-webhooks.ts';
 import { ApiEventRecorder } from '../events/api-event-recorder.ts';
@@ -483,6 +484,14 @@ export class Manager {
     return servers;
   }
 
+  /** The lease timings, clock and logger both elections (leader and shard Lease) run with. */
+  #electionTimings(
+    component: string,
+  ): Pick<LeaderElectionOptions, 'leaseDuration' | 'renewDeadline' | 'retryPeriod' | 'clock' | 'logger'> {
+    const { leaseDuration, renewDeadline, retryPeriod, clock } = this.#options;
+    return { leaseDuration, renewDeadline, retryPeriod, clock, logger: this.logger.child({ component }) };
+  }
+
   async #runAsLeader(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
     const { kubeConfig, leaderElectionNamespace, leaderElectionId, warmup } = this.#options;
     const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
@@ -490,11 +499,7 @@ export class Manager {
       lock: leaseLock(kubeConfig, leaderElectionNamespace, leaderElectionId),
       // A shard leads under its shard name: who runs the sharder reads plainly off the Lease.
       ...(this.#options.sharding ? { identity: this.#options.sharding.shardName } : {}),
-      leaseDuration: this.#options.leaseDuration,
-      renewDeadline: this.#options.renewDeadline,
-      retryPeriod: this.#options.retryPeriod,
-      clock: this.#options.clock,
-      logger: this.logger.child({ component: 'leader-election' }),
+      ...this.#electionTimings('leader-election'),
       callbacks: {
         onStartedLeading: async (leading, lost) => {
           this.#coldStandby = false;
@@ -567,11 +572,7 @@ export class Manager {
     const elector = new LeaderElector({
       lock: leaseLock(this.client, namespace, shardName, { labels: { [RING_LABEL]: ring } }),
       identity: shardName,
-      leaseDuration: this.#options.leaseDuration,
-      renewDeadline: this.#options.renewDeadline,
-      retryPeriod: this.#options.retryPeriod,
-      clock: this.#options.clock,
-      logger: this.logger.child({ component: 'shard-lease' }),
+      ...this.#electionTimings('shard-lease'),
       callbacks: {
         onStartedLeading: async (holding, lost) => {
           await Promise.all([this.#runControllers(holding, lost, 'shard'), this.#rangeMember?.run(holding)]);
