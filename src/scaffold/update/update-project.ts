@@ -96,7 +96,9 @@ async function readProject(tree: StagingTree): Promise<ProjectConfig> {
   if (text === undefined) {
     throw new TsoperatorError('no PROJECT file here: run `tsoperator alpha update` in the project folder');
   }
-  return parseProjectFile(text);
+  const project = parseProjectFile(text);
+  // A version written by hand as a tag (v0.0.9) is the npm version, as --from-version takes it.
+  return { ...project, cliVersion: project.cliVersion.replace(/^v/, '') };
 }
 
 function recordedVersion(project: ProjectConfig): string {

@@ -53,5 +53,7 @@ describe('alpha update --from without --from-version, against the version PROJEC
     const dir = await projectAt('current', tsoperatorVersion());
     const result = await updateProject({ dir, from, force: true, dryRun: true });
     assert.equal(result.updated, false);
+    const tagged = await projectAt('tagged', `v${tsoperatorVersion()}`);
+    assert.equal((await updateProject({ dir: tagged, from, force: true, dryRun: true })).updated, false);
   });
 });
