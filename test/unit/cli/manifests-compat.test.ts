@@ -201,17 +201,9 @@ describe('tsoperator manifests --check: a deleted API', () => {
 
   before(async () => {
     dir = await committedProject('main');
-    const deleted = await runCliCaptured([
-      'delete',
-      'api',
-      '--group',
-      'demo',
-      '--version',
-      'v1',
-      '--kind',
-      'WebApp',
-      '--force',
-    ]);
+    const deleted = await runCliCaptured(
+      'delete api --group demo --version v1 --kind WebApp --force'.split(' '),
+    );
     assert.equal(deleted.code, 0, deleted.stderr);
   });
   after(async () => {
