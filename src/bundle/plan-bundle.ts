@@ -25,6 +25,7 @@ import {
 } from './bundle-metadata.ts';
 import { parseBundleVersion } from './bundle-version.ts';
 import { buildClusterServiceVersion } from './cluster-service-version.ts';
+import { checkConversionInstallModes } from './conversion-install-modes.ts';
 
 export interface BundleOptions {
   /** The project's root folder. */
@@ -82,6 +83,7 @@ export async function planBundle(options: BundleOptions): Promise<BundlePlan> {
       'operators.operatorframework.io/project_layout': TSOPERATOR_LAYOUT,
     },
   });
+  checkConversionInstallModes(csv, baseCsvPath(packageName));
   const manifests = bundleManifests(objects, folded);
   await stageManifests(tree, `${packageName}.clusterserviceversion.yaml`, csv, manifests.files);
   const metadata = { ...channels, packageName, builder, layout: TSOPERATOR_LAYOUT };
