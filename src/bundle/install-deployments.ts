@@ -17,12 +17,24 @@ interface Volume {
 
 interface Container {
   readonly volumeMounts?: readonly { readonly name?: string; readonly mountPath?: string }[];
+  readonly env?: readonly { readonly name?: string }[];
 }
+
+/** The variable a namespaced manager reads the namespace it watches from (config/manager sets it). */
+const WATCH_NAMESPACE = 'WATCH_NAMESPACE';
+
+/** WATCH_NAMESPACE from the Pod annotation OLM sets to the namespaces the install mode targets ('' for all). */
+const WATCH_TARGET_NAMESPACES = {
+  name: WATCH_NAMESPACE,
+  valueFrom: { fieldRef: { fieldPath: "metadata.annotations['olm.targetNamespaces']" } },
+};
 
 /**
  * The Deployments as the CSV's install strategy runs them. OLM issues the webhook certificate and
  * mounts it where the manager reads it; cert-manager's Secret volume mounted at that path is
  * dropped, as operator-sdk's config/manifests patch drops it, or the Pod would mount the path twice.
+ * WATCH_NAMESPACE reads the namespaces the install mode targets, as operator-sdk sets it: the Pod's
+ * own namespace is the target only under OwnNamespace.
  */
 export function installDeployments(objects: readonly ManifestObject[]): StrategyDeployment[] {
   return objects
@@ -32,7 +44,7 @@ export function installDeployments(objects: readonly ManifestObject[]): Strategy
       return {
         name: deployment.metadata.name,
         ...(labels === undefined ? {} : { label: labels }),
-        spec: withoutCertVolumes(deployment['spec'] as Record<string, unknown>),
+        spec: watchingTargetNamespaces(withoutCertVolumes(deployment['spec'] as Record<string, unknown>)),
       };
     });
 }
@@ -64,4 +76,21 @@ function withoutCertVolumes(spec: Record<string, unknown>): Record<string, unkno
   const podSpec: Record<string, unknown> = { ...pod, containers, volumes };
   if (volumes.length === 0) delete podSpec['volumes'];
   return { ...spec, template: { ...template, spec: podSpec } };
+}
+
+function watchingTargetNamespaces(spec: Record<string, unknown>): Record<string, unknown> {
+  const template = spec['template'] as { spec?: { containers?: Container[] } } | undefined;
+  const pod = template?.spec;
+  if (pod?.containers === undefined) return spec;
+  const containers = pod.containers.map((container) =>
+    container.env === undefined
+      ? container
+      : {
+          ...container,
+          env: container.env.map((variable) =>
+            variable.name === WATCH_NAMESPACE ? WATCH_TARGET_NAMESPACES : variable,
+          ),
+        },
+  );
+  return { ...spec, template: { ...template, spec: { ...pod, containers } } };
 }
