@@ -33,8 +33,9 @@ export interface EnvironmentOptions {
   controllerManager?: boolean | { controllers?: readonly string[] };
   /**
    * Fake nodes for Pods to run on: starts kube-scheduler, kwok and kube-controller-manager (with the
-   * Pod garbage collector) and creates this many Nodes, `kwok-node-0`..., that kwok keeps Ready and
-   * whose Pods it moves to Running and Ready. Default: 0 (Pods stay Pending).
+   * node lifecycle controller and the Pod garbage collector) and creates this many Nodes,
+   * `kwok-node-0`..., that kwok keeps Ready and whose Pods it moves to Running and Ready.
+   * Default: 0 (Pods stay Pending).
    */
   nodes?: number;
   /** Extra kube-apiserver flags, e.g. `--default-watch-cache-size=0`. */
@@ -57,8 +58,8 @@ export interface User {
 
 /**
  * A running test control plane: etcd and kube-apiserver (and optionally kube-controller-manager, or
- * nodes run by kube-scheduler and kwok) on free loopback ports, with RBAC on. `admin` is in system:masters; `addUser` makes identities with
- * only the permissions RBAC grants them.
+ * nodes run by kube-scheduler and kwok) on free loopback ports, with RBAC on. `admin` is in
+ * system:masters; `addUser` makes identities with only the permissions RBAC grants them.
  */
 export class Environment {
   readonly dir: string;
