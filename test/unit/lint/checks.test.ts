@@ -35,7 +35,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   nophase: ['3:3 error', '6:3 error'],
   notimestamp: ['5:3 error'],
   optionalfields: ['4:3 error'],
-  optionalorrequired: ['3:3 error', '8:3 error', '10:6 error'],
+  optionalorrequired: ['3:3 error', '8:3 error', '10:6 error', '16:3 error'],
   requiredfields: ['4:3 error'],
   ssatags: ['8:3 error', '10:6 warning', '14:6 error', '19:6 error', '23:6 error', '28:6 error'],
   statusoptional: ['5:3 error', '9:3 error', '23:3 error'],
@@ -105,6 +105,7 @@ describe('lint check settings', () => {
       [
         '3 field FailSpec.name must be marked as kubebuilder:validation:Optional or required',
         '8 field FailSpec.both must not be marked as both optional and required',
+        '16 field FailSpec.declarative must be marked as kubebuilder:validation:Optional or required',
         '9 field PassSpec.title should use marker +kubebuilder:validation:Optional instead of +optional',
       ],
     );
