@@ -5,9 +5,21 @@ import { parseBundleVersion } from '../../../src/bundle/bundle-version.ts';
 import { UsageError } from '../../../src/errors.ts';
 
 describe('parseBundleVersion', () => {
-  it('takes strict semantic versions, pre-releases and build metadata included', () => {
-    for (const version of ['0.1.0', '1.22.333', '1.0.0-rc.1', '1.0.0-alpha.beta+exp.sha.5114f85'])
+  it('takes strict semantic versions, pre-releases included', () => {
+    for (const version of ['0.1.0', '1.22.333', '1.0.0-rc.1', '1.0.0-alpha.beta.5114f85'])
       assert.equal(parseBundleVersion(version), version);
+  });
+
+  it("refuses a version the CSV's name cannot end with: build metadata, capitals", () => {
+    for (const version of ['1.0.0+exp.sha.5114f85', '1.0.0-RC1', '1.0.0-rc-'])
+      assert.throws(
+        () => parseBundleVersion(version),
+        (err: unknown) =>
+          err instanceof UsageError &&
+          err.message.includes(`--version "${version}" cannot end the CSV's name`) &&
+          err.message.includes('lower-case'),
+        version,
+      );
   });
 
   it('refuses what OLM would not order, as a usage error naming the fix', () => {
