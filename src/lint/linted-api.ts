@@ -4,7 +4,7 @@ import { ApiTypes } from '../gen/crd/api-types.ts';
 import { findKinds, isKindList } from '../gen/crd/find-kinds.ts';
 import type { FieldModel, NamedTypeModel, ObjectModel, TypeModel } from '../gen/crd/type-model.ts';
 import type { SourceLocation } from '../markers/index.ts';
-import { DiagnosticList, MarkerSet, createMarkerRegistry } from '../markers/index.ts';
+import { DiagnosticList, MarkerSet, createMarkerRegistry, fieldMarkers } from '../markers/index.ts';
 
 /** An object type of the API: a named interface (or type literal alias), or a type literal inside a field. */
 export interface ApiObject {
@@ -30,8 +30,14 @@ export interface ApiField {
 export interface LintedApi {
   readonly named: readonly NamedTypeModel[];
   readonly objects: readonly ApiObject[];
-  /** Every field, but a kind's apiVersion, kind and metadata: the API server owns those. */
+  /**
+   * The fields the field checks look at: every one but a kind's apiVersion, kind and metadata (the
+   * API server owns those) and those marked +kubebuilder:validation:Schemaless (they have no schema
+   * to check), as kube-api-linter's field inspector skips them.
+   */
   readonly fields: readonly ApiField[];
+  /** `fields` and the Schemaless ones, for conditions: kube-api-linter's walks structs itself. */
+  readonly allFields: readonly ApiField[];
   readonly types: ApiTypes;
 }
 
@@ -51,7 +57,9 @@ export function loadLintedApi(root: string): LintedApi {
   for (const declaration of files.flatMap(lintedDeclarations)) types.request(declaration);
   const named = types.all();
   const objects = named.flatMap((type) => namedObjects(type, kinds.has(type.id)));
-  return { named, objects, fields: objects.flatMap(objectFields), types };
+  const allFields = objects.flatMap(objectFields);
+  const fields = allFields.filter((field) => !field.field.markers.has(fieldMarkers.Schemaless));
+  return { named, objects, fields, allFields, types };
 }
 
 /** The exported declarations the generator could map: not generic, and not a kind's list type. */

@@ -22,7 +22,7 @@ export const conditions: LintCheck = {
     const isFirstField = settings.oneOf('isFirstField', ['Warn', 'Ignore'], 'Warn');
     settings.done();
     return (api, report) => {
-      for (const field of api.fields.filter((f) => f.field.name === 'conditions')) {
+      for (const field of api.allFields.filter((f) => f.field.name === 'conditions')) {
         const at = field.field.location;
         if (!isConditionList(field, api.types)) {
           report(

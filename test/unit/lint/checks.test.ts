@@ -74,6 +74,22 @@ describe('lint checks, each on a failing and a passing fixture', () => {
   }
 });
 
+describe('lint checks skip a field marked +kubebuilder:validation:Schemaless, as kube-api-linter does', () => {
+  it('every check on: only the unmarked field is reported, and conditions, which walks every field there too', () => {
+    const config = {
+      enable: ['*'],
+      disable: [],
+      lintersConfig: { conflictingmarkers: CONFLICTS },
+      source: '',
+    };
+    const { findings } = lintApi(join(FIXTURES, 'schemaless'), config);
+    assert.deepEqual(
+      findings.map((f) => `${f.location.line}:${f.location.column} ${f.check}`),
+      ['23:3 maxlength', '26:3 conditions'],
+    );
+  });
+});
+
 describe('lint check settings', () => {
   const run = (check: string, settings: Readonly<Record<string, unknown>>) =>
     lintApi(join(FIXTURES, check), { ...only(check), lintersConfig: { [check]: settings } }).findings;
