@@ -272,6 +272,27 @@ describe('tsoperator generate bundle', () => {
     assert.deepEqual((await validateBundle(join(project, 'bundle'))).errors, []);
   });
 
+  it('refuses, writing nothing, a conversion webhook in a CSV that supports more than AllNamespaces', async () => {
+    const base = await readFile(join(project, BASE_CSV), 'utf8');
+    const ownNamespace = base.replace(
+      /- supported: false\n( {4})type: OwnNamespace/,
+      '- supported: true\n$1type: OwnNamespace',
+    );
+    assert.notEqual(ownNamespace, base);
+    await writeFile(join(project, BASE_CSV), ownNamespace);
+    try {
+      const before = await snapshotFolder(project);
+      assert.equal(await run('--version', '0.2.1', '--img', IMAGE), 1);
+      assert.match(
+        errors,
+        /the conversion webhook ccaptains\.kb\.io needs a CSV that supports only the AllNamespaces install mode, and \S+ supports OwnNamespace, AllNamespaces/,
+      );
+      assert.deepEqual(await snapshotFolder(project), before);
+    } finally {
+      await writeFile(join(project, BASE_CSV), base);
+    }
+  });
+
   it('stamps createdAt with SOURCE_DATE_EPOCH when it is set, for reproducible bundles', async () => {
     const env = { ...process.env, SOURCE_DATE_EPOCH: '1767225600' };
     assert.equal(await runIn(env, '--version', '0.3.0', '--img', IMAGE), 0, errors);
