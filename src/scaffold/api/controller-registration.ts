@@ -5,6 +5,8 @@ export const MAIN_FILE = 'src/main.ts';
 
 /** The lines `create api` adds to main.ts for a kind's controller, which `delete api` takes out. */
 export interface ControllerRegistration {
+  /** `CaptainReconciler`: the class the controller file exports. */
+  readonly className: string;
   /** At `+tsoperator:scaffold:imports`. */
   readonly importLine: string;
   /** At `+tsoperator:scaffold:controllers`. */
@@ -15,9 +17,11 @@ export interface ControllerRegistration {
 
 /** The main.ts lines of the controller of `kind`, written at `controllerPath`. */
 export function controllerRegistration(kind: string, controllerPath: string): ControllerRegistration {
+  const className = `${kind}Reconciler`;
   return {
-    importLine: `import { ${kind}Reconciler } from '${importPath(MAIN_FILE, controllerPath)}';`,
-    registration: `new ${kind}Reconciler(mgr.client, mgr.events).setup(mgr);`,
-    registrationStart: `new ${kind}Reconciler(`,
+    className,
+    importLine: `import { ${className} } from '${importPath(MAIN_FILE, controllerPath)}';`,
+    registration: `new ${className}(mgr.client, mgr.events).setup(mgr);`,
+    registrationStart: `new ${className}(`,
   };
 }

@@ -74,12 +74,18 @@ async function lastInFolder(
 
 function addControllerRemoval(removal: Removal, resource: ResourceConfig, paths: ApiPaths): void {
   removal.files.push(paths.controller, paths.controllerTest, paths.controllerResources);
-  const { importLine, registration, registrationStart } = controllerRegistration(
+  const { className, importLine, registration, registrationStart } = controllerRegistration(
     resource.kind,
     paths.controller,
   );
   removal.snippets.push(
     { path: MAIN_FILE, marker: 'imports', snippet: importLine },
-    { path: MAIN_FILE, marker: 'controllers', snippet: registration, sameWhen: registrationStart },
+    {
+      path: MAIN_FILE,
+      marker: 'controllers',
+      snippet: registration,
+      sameWhen: registrationStart,
+      binding: className,
+    },
   );
 }

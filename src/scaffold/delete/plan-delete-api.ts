@@ -4,6 +4,7 @@ import { readProject } from '../read-project.ts';
 import { StagingTree } from '../staging-tree.ts';
 import { addApiRemoval } from './api-removal.ts';
 import { checkDeletable } from './check-deletable.ts';
+import { checkNoImporters } from './check-no-importers.ts';
 import type { DeleteApiOptions, DeleteApiPlan } from './delete-api-options.ts';
 import { findDeletedResource } from './find-deleted-resource.ts';
 import { newRemoval } from './removal.ts';
@@ -33,6 +34,8 @@ export async function planDeleteApi(options: DeleteApiOptions, now = new Date())
   await addWebhookRemoval(removal, project, resource);
   const folder = `${KEEP_ASIDE_DIR}/${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
   const keptAside = await stageRemoval(tree, removal, { force: options.force, folder });
+  const deleted = tree.changes().filter((change) => change.action === 'delete');
+  await checkNoImporters(tree, new Set(deleted.map((change) => change.path)));
   const remaining = withoutResource(project, resource);
   await tree.update(PROJECT_FILE, renderProjectFile(remaining));
   await stageManifests(tree, remaining);

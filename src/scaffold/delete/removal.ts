@@ -6,6 +6,12 @@ export interface SnippetRemoval {
   readonly snippet: string;
   /** A single line starting with this is the snippet too (see removeSnippet). */
   readonly sameWhen?: string;
+  /**
+   * The identifier the snippet uses, bound by the resource's own import line: when the file still
+   * names it once that import is out, it is another resource's (a kind of the same name in another
+   * group), and the line is left for the user.
+   */
+  readonly binding?: string;
 }
 
 /** What deleting an API takes out of the project, collected before anything is staged. */

@@ -54,6 +54,14 @@ async function stageSnippetRemoval(tree: StagingTree, removal: SnippetRemoval): 
   const text = await tree.read(removal.path);
   if (text === undefined) return;
   const result = removeSnippet(text, removal.snippet, removal.sameWhen);
+  if (result.kind === 'removed' && namedIn(result.text, removal.binding)) {
+    tree.requireManual(
+      removal.path,
+      `left in place: ${removal.binding ?? ''} is still imported there, from another file (a kind of the ` +
+        `same name in another group?), so the line may be that one's; if it is this kind's, remove by hand:\n${removal.snippet}`,
+    );
+    return;
+  }
   if (result.kind === 'removed') {
     await tree.edit(removal.path, result.text, `removed at +tsoperator:scaffold:${removal.marker}`);
     return;
@@ -62,4 +70,9 @@ async function stageSnippetRemoval(tree: StagingTree, removal: SnippetRemoval): 
     removal.path,
     `not found as tsoperator wrote it; if it is still there in another form, remove by hand:\n${removal.snippet}`,
   );
+}
+
+/** Whether `text` still names the identifier `binding` (none given: it does not). */
+function namedIn(text: string, binding: string | undefined): boolean {
+  return binding !== undefined && new RegExp(`\\b${binding}\\b`).test(text);
 }

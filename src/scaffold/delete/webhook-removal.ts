@@ -38,10 +38,10 @@ export async function addWebhookRemoval(
   for (const version of webhooks.spoke ?? []) {
     removal.files.push(conversionPath(project, { ...resource, version }));
   }
-  const { importLine, call } = webhookRegistration(resource.kind, resource.version, paths.setup);
+  const { setupName, importLine, call } = webhookRegistration(resource.kind, resource.version, paths.setup);
   removal.snippets.push(
     { path: MAIN_FILE, marker: 'imports', snippet: importLine },
-    { path: MAIN_FILE, marker: 'controllers', snippet: call },
+    { path: MAIN_FILE, marker: 'controllers', snippet: call, binding: setupName },
   );
   const remaining = project.resources.filter((r) => r !== resource).map((r) => r.webhooks);
   const remains = (type: 'defaulting' | 'validation' | 'conversion'): boolean =>

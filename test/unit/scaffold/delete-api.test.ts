@@ -172,6 +172,47 @@ describe('delete api', () => {
     });
   });
 
+  it('refuses, writing nothing, when a file that stays imports a file it would delete', async () => {
+    await inWebAppProject(async (dir) => {
+      const helper = "import type { WebApp } from './api/v1/webapp.types.ts';\nexport type Mine = WebApp;\n";
+      await writeFile(join(dir, 'src/mine.ts'), helper);
+      const before = await snapshotFolder(dir);
+      await assert.rejects(deleteWebApp(dir), /src\/mine\.ts imports src\/api\/v1\/webapp\.types\.ts/);
+      assert.deepEqual(await snapshotFolder(dir), before);
+    });
+  });
+
+  it('refuses when main.ts imports the controller in a form it did not write (prettier, double quotes)', async () => {
+    await inWebAppProject(async (dir) => {
+      await edit(dir, 'src/main.ts', (text) =>
+        text.replace("'./controllers/webapp.controller.ts'", '"./controllers/webapp.controller.ts"'),
+      );
+      const before = await snapshotFolder(dir);
+      await assert.rejects(
+        deleteWebApp(dir),
+        /src\/main\.ts imports src\/controllers\/webapp\.controller\.ts/,
+      );
+      assert.deepEqual(await snapshotFolder(dir), before);
+    });
+  });
+
+  it('leaves the registration of a kind of the same name in another group, which main.ts still imports', async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { multigroup: true });
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp' });
+      await createApi(dir, { group: 'other', version: 'v1', kind: 'WebApp' });
+      const plan = await deleteApi({ dir, group: 'other', kind: 'WebApp', force: false }, { dryRun: false });
+      const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
+      assert.match(
+        main,
+        /^import \{ WebAppReconciler \} from '\.\/controllers\/demo\/webapp\.controller\.ts';$/m,
+      );
+      assert.match(main, /^new WebAppReconciler\(mgr\.client, mgr\.events\)\.setup\(mgr\);$/m);
+      assert.doesNotMatch(main, /controllers\/other\//);
+      assert.ok(plan.changes.some((c) => c.action === 'manual' && c.note?.includes('left in place')));
+    });
+  });
+
   it('refuses, writing nothing, when the sources left would not generate their manifests', async () => {
     await inWebAppProject(async (dir) => {
       await createApi(dir, { group: 'demo', version: 'v1', kind: 'Cache' });
