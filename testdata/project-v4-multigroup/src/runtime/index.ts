@@ -128,6 +128,10 @@ export { LeaderElectionLostError } from './leader/leader-election-lost-error.ts'
 export { CacheSyncTimeoutError } from './manager/cache-sync-timeout-error.ts';
 export { GracefulShutdownTimeoutError } from './manager/controller-group.ts';
 export { type ManagerOptions } from './manager/manager-options.ts';
+/** Sharded controllers across replicas: shard Leases, a hash ring, the sharder's labels, or the API server's shard selector. */
+export { type ShardingOptions } from './sharding/sharding-options.ts';
+export { shardLabel, drainLabel, RING_LABEL } from './sharding/shard-labels.ts';
+export { HashRing } from './sharding/hash-ring.ts';
 /** Start-up stopped because RBAC denies what the controllers need; the message lists the markers to add. */
 export { MissingPermissionsError, type Permission } from './manager/permission-check.ts';
 /** Declares a controller: `mgr.controller().for(Kind).owns(Kind).watches(Kind, handler).complete(reconciler)`. */

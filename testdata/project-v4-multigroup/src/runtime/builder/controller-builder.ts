@@ -29,16 +29,32 @@ export type BuilderControllerOptions = Pick<
   'maxConcurrentReconciles' | 'rateLimiter' | 'recoverPanic' | 'cacheSyncTimeoutMs'
 >;
 
+/** A sharded controller's kinds: its `for` kind and those it owns, cached as this shard's share. */
+export interface ShardedKinds {
+  readonly forKind: Kind;
+  readonly owned: readonly Kind[];
+}
+
 /** What the builder needs of its manager. */
 export interface BuilderHost {
-  /** The kind's shared informer, created on first use. */
-  informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T>;
-  /** Creates the controller with the manager's logger, clock and registry, and runs it with the manager. */
-  addController(options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>): Controller;
+  /** Whether a controller is sharded unless it says otherwise (`sharding.controllers: 'all'`). */
+  readonly shardedByDefault?: boolean;
+  /** The kind's shared informer, created on first use; a sharded one holds only this shard's objects. */
+  informerFor<T extends KubernetesObject>(kind: Kind<T>, sharded?: boolean): SharedInformer<T>;
+  /**
+   * Creates the controller with the manager's logger, clock and registry, and runs it with the
+   * manager: on every replica, reconciling its shard's objects, when `sharded` is given.
+   */
+  addController(
+    options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>,
+    sharded?: ShardedKinds,
+  ): Controller;
 }
 
 interface PendingWatch {
   readonly kind: Kind;
+  /** `for` and `owns` watches: of the ring's objects, when the controller is sharded. */
+  readonly ringObjects: boolean;
   readonly handler: Handler;
   readonly predicates: readonly Predicate<KubernetesObject>[];
 }
@@ -61,10 +77,12 @@ export class ControllerBuilder {
   readonly #watches: PendingWatch[] = [];
   readonly #eventFilters: Predicate<KubernetesObject>[] = [];
   #options: BuilderControllerOptions = {};
+  #sharded = false;
 
   constructor(host: BuilderHost, name?: string) {
     this.#host = host;
     this.#name = name;
+    this.#sharded = host.shardedByDefault ?? false;
   }
 
   /** The kind this controller reconciles; its events request a reconcile of the object itself. */
@@ -74,7 +92,7 @@ export class ControllerBuilder {
         `for(${kind.kind}): this controller already reconciles ${this.#forKind.kind}; a controller has one for() kind`,
       );
     this.#forKind = kind;
-    return this.#watch(kind, enqueueForObject<T>(), options.predicates);
+    return this.#watch(kind, enqueueForObject<T>(), options.predicates, true);
   }
 
   /** A kind this controller creates and owns: its events request a reconcile of the owner. */
@@ -84,7 +102,7 @@ export class ControllerBuilder {
       owner,
       options.onlyController === undefined ? {} : { onlyController: options.onlyController },
     );
-    return this.#watch(kind, handler, options.predicates);
+    return this.#watch(kind, handler, options.predicates, true);
   }
 
   /** Any other kind, with a handler that says which requests its events cause. */
@@ -107,6 +125,17 @@ export class ControllerBuilder {
     return this;
   }
 
+  /**
+   * Runs this controller on every replica, each reconciling only its shard's objects: the manager
+   * must have `sharding` on. Its `for` and `owns` kinds are cached as this shard's share only;
+   * `watches` kinds whole. `sharded(false)` runs it on the leader only, where the manager shards
+   * every controller.
+   */
+  sharded(on = true): this {
+    this.#sharded = on;
+    return this;
+  }
+
   /** Names the controller. Default: the `for` kind in lower case. */
   named(name: string): this {
     this.#name = name;
@@ -116,14 +145,13 @@ export class ControllerBuilder {
   /** Builds the controller; the manager starts it with the others. */
   complete(reconciler: Reconciler): Controller {
     const forKind = this.#requireFor('complete');
-    const controller = this.#host.addController({
-      ...this.#options,
-      name: this.#name ?? forKind.kind.toLowerCase(),
-      reconciler,
-      forKind,
-    });
+    const owned = this.#watches.filter((w) => w.ringObjects && w.kind !== forKind).map((w) => w.kind);
+    const controller = this.#host.addController(
+      { ...this.#options, name: this.#name ?? forKind.kind.toLowerCase(), reconciler, forKind },
+      this.#sharded ? { forKind, owned } : undefined,
+    );
     for (const watch of this.#watches) {
-      const informer = this.#host.informerFor(watch.kind);
+      const informer = this.#host.informerFor(watch.kind, this.#sharded && watch.ringObjects);
       controller.watch(informer, watch.handler, [...this.#eventFilters, ...watch.predicates]);
     }
     return controller;
@@ -133,10 +161,12 @@ export class ControllerBuilder {
     kind: Kind<T>,
     handler: Handler<T>,
     predicates: readonly Predicate<T>[] = [],
+    ringObjects = false,
   ): this {
     // Stored type-erased: each handler and predicate only ever sees events of its own kind.
     this.#watches.push({
       kind,
+      ringObjects,
       handler: handler as Handler,
       predicates: predicates as readonly Predicate<KubernetesObject>[],
     });

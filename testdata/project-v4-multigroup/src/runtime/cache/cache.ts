@@ -19,6 +19,7 @@ import { selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
+import type { ShardSelection } from './shard-selection.ts';
 
 /** A kind whose informer has not synced, and why, as far as its lists tell. */
 export interface UnsyncedKind {
@@ -93,6 +94,10 @@ export class Cache implements CacheReader {
   readonly #informers = new Map<Kind, SharedInformer>();
   /** Kinds the client wrote before their informer existed: its first list must show those writes. */
   readonly #writtenBeforeInformer = new Set<Kind>();
+  /** Label selectors set by `selectFor`, over the options' own. */
+  readonly #selectors = new Map<Kind, string>();
+  /** Server-side shards set by `shardFor`. */
+  readonly #shards = new Map<Kind, ShardSelection>();
   /** The API server read as this cache would answer: what the client reads when its write is late. */
   readonly apiFallback: Reader;
   #signal: AbortSignal | undefined;
@@ -116,6 +121,31 @@ export class Cache implements CacheReader {
       if (this.#signal) informer.start(this.#signal);
     }
     return informer as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * Caches only the objects of `kind` that match `labelSelector` (a shard's share of a ring, say),
+   * in place of the options' selector. Call it before the kind's informer exists; it throws after,
+   * for an informer lists with one selector for good.
+   */
+  selectFor(kind: Kind, labelSelector: string): void {
+    if (this.#selectors.get(kind) === labelSelector) return;
+    if (this.#informers.has(kind)) {
+      throw new Error(
+        `the cache already holds ${kind.kind} objects unfiltered: declare the sharded controller of ${kind.kind} before any other watch of it`,
+      );
+    }
+    this.#selectors.set(kind, labelSelector);
+  }
+
+  /**
+   * Caches only one server-side shard of `kind` (see {@link ShardSelection}), from its informer's
+   * first list on; `informerFor(kind).reshard` moves it to another.
+   */
+  shardFor(kind: Kind, shard: ShardSelection): void {
+    const informer = this.#informers.get(kind);
+    if (informer) informer.reshard(shard);
+    else this.#shards.set(kind, shard);
   }
 
   /**
@@ -228,7 +258,7 @@ export class Cache implements CacheReader {
     const o = this.#options;
     const own = o.byKind?.find((k) => k.kind === kind);
     const namespaces = own?.namespaces ?? o.namespaces;
-    const labelSelector = own?.labelSelector ?? o.labelSelector;
+    const labelSelector = this.#selectors.get(kind) ?? own?.labelSelector ?? o.labelSelector;
     return new SharedInformer({
       kind,
       transport: this.#transport,
@@ -238,6 +268,7 @@ export class Cache implements CacheReader {
       ...(namespaces ? { namespaces } : {}),
       ...(labelSelector ? { labelSelector } : {}),
       ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+      ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(this.#writtenBeforeInformer.has(kind) ? { consistentFirstList: true } : {}),

@@ -11,6 +11,7 @@ import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-selector.ts';
 import { Reflector, type ReflectorSink } from './reflector.ts';
+import type { ShardSelection } from './shard-selection.ts';
 import { Store, type IndexFunc, type StoreReader } from './store.ts';
 import { StoreWriter } from './store-writer.ts';
 import type { Transform } from './transform.ts';
@@ -26,6 +27,8 @@ export interface InformerOptions {
   readonly labelSelector?: string;
   /** Default: none. */
   readonly fieldSelector?: string;
+  /** Only this shard of the kind (see {@link SharedInformer.reshard}). Default: all. */
+  readonly shard?: ShardSelection;
   /** Applied to each object before it is stored. Default: none (Cache passes stripManagedFields). */
   readonly transform?: Transform;
   /** Handlers get every object again as an update this often; 0 turns it off. Default: 0. */
@@ -65,6 +68,10 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   readonly #labels: LabelSelector | undefined;
   readonly #fields: readonly FieldRequirement[] | undefined;
   #started = false;
+  #shard: ShardSelection | undefined;
+  /** Aborts the running reflectors, for `reshard` to start others. */
+  #reflecting: AbortController | undefined;
+  #signal: AbortSignal | undefined;
 
   constructor(options: InformerOptions) {
     this.kind = options.kind;
@@ -73,6 +80,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     this.#writer = new StoreWriter(options.kind, options.transform, options.logger);
     this.#labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     this.#fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
+    this.#shard = options.shard;
     this.#view = {
       get: (key) => this.#store.get(key),
       progressOf: (key) => this.#progress.get(this.#scopeOf(key)),
@@ -134,7 +142,33 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   start(signal: AbortSignal): void {
     if (this.#started) return;
     this.#started = true;
+    this.#signal = signal;
+    this.#reflect(signal);
+    if (this.#options.resyncPeriodMs) this.#scheduleResync(this.#options.resyncPeriodMs, signal);
+  }
+
+  /**
+   * Holds another shard of the kind from now on: lists again with `shard`, dropping (with delete
+   * events) the objects it no longer selects and adding those it now does, then watches with it.
+   */
+  reshard(shard: ShardSelection): void {
+    this.#shard = shard;
+    if (!this.#signal) return;
+    this.#reflecting?.abort();
+    this.#reflect(this.#signal);
+  }
+
+  /** Whether the server applied the shard selector to the last list of every scope. */
+  get serverSharded(): boolean {
+    return [...this.#reflectors.values()].every((r) => r.serverSharded);
+  }
+
+  #reflect(signal: AbortSignal): void {
     const o = this.#options;
+    const reflecting = new AbortController();
+    this.#reflecting = reflecting;
+    const running = AbortSignal.any([signal, reflecting.signal]);
+    const shard = this.#shard;
     for (const scope of this.#scopes) {
       const reflector = new Reflector({
         transport: o.transport,
@@ -144,6 +178,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(scope ? { namespace: scope } : {}),
         ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
+        ...(shard ? { shard } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
@@ -152,9 +187,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.clock ? { clock: o.clock } : {}),
       });
       this.#reflectors.set(scope, reflector);
-      void reflector.run(signal);
+      void reflector.run(running);
     }
-    if (o.resyncPeriodMs) this.#scheduleResync(o.resyncPeriodMs, signal);
   }
 
   /** The last list or watch error of a scope that has not synced yet, for a start-up that times out. */

@@ -17,6 +17,7 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
+import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
 import { installLocalWebhooks } from '../webhook/install-local-webhooks.ts';
 import { ApiEventRecorder } from '../events/api-event-recorder.ts';
@@ -34,6 +35,15 @@ import { CacheSyncTimeoutError } from './cache-sync-timeout-error.ts';
 import { ControllerGroup } from './controller-group.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
+import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
+import { RangeMember } from '../sharding/range-member.ts';
+import { RangeReconciler } from '../sharding/range-reconciler.ts';
+import { Sharder } from '../sharding/sharder.ts';
+import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
+import { shardingMetrics } from '../sharding/sharding-metrics.ts';
+import type { RingKind } from '../sharding/ring-kind.ts';
+import { controllerOf } from '../sharding/ring-key.ts';
+import type { ShardedKinds } from '../builder/controller-builder.ts';
 
 /** What reviewing metrics callers takes: Kubebuilder's metrics-auth role. */
 const METRICS_AUTH_PERMISSIONS: readonly Permission[] = [
@@ -64,6 +74,15 @@ export class Manager {
   readonly #options: ResolvedManagerOptions;
   readonly #probes = new HealthProbes();
   readonly #controllers: Controller[] = [];
+  /** The `.sharded()` controllers: they run on every replica, while it holds its shard Lease. */
+  readonly #shardedControllers: Controller[] = [];
+  /** What the ring shards: each sharded controller's `for` kind and the kinds it owns. */
+  readonly #ringKinds: RingKind[] = [];
+  /** The sharded kinds whose cached objects `sharding_shard_objects` counts. */
+  readonly #countedKinds = new Set<Kind>();
+  /** With `selection: 'server'`: this shard's hash ranges, and the kinds cached by them. */
+  readonly #rangeMember: RangeMember | undefined;
+  readonly #rangeKinds: Kind[] = [];
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -75,6 +94,8 @@ export class Manager {
   #leaseLost = false;
   /** The group running the controllers, while they run. */
   #group: ControllerGroup | undefined;
+  /** The group running the sharded controllers, while this replica holds its shard Lease. */
+  #shardGroup: ControllerGroup | undefined;
   /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
@@ -99,7 +120,11 @@ export class Manager {
       transport,
       cache: this.cache,
       fieldManager: options.fieldManager,
+      ...(options.sharding?.selection === 'labels'
+        ? { writeLabels: (obj: KubernetesObject) => this.#shardLabelsFor(obj) }
+        : {}),
     });
+    this.#rangeMember = this.#newRangeMember();
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
       // A cold standby has nothing to sync until it leads, and is ready to take over.
@@ -190,13 +215,16 @@ export class Manager {
       servers = await this.#startServers();
       if (this.#options.checkPermissions)
         await checkPermissions(this.#transport, this.#requiredPermissions());
-      const { leaderElection, warmup } = this.#options;
-      if (!leaderElection || warmup) {
+      const { leaderElection, warmup, sharding } = this.#options;
+      // A shard needs its share cached whether it leads or not: sharding syncs every cache first.
+      if (!leaderElection || warmup || sharding) {
         if (!(await this.#syncCaches(caches.signal, shutdown))) return;
       } else {
         this.cache.open(caches.signal);
       }
-      await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
+      if (sharding) await this.#runSharded(shutdown, caches.signal);
+      else
+        await (leaderElection ? this.#runAsLeader(shutdown, caches.signal) : this.#runControllers(shutdown));
     } finally {
       this.#state = 'stopped';
       await this.#cleanUp(servers, caches);
@@ -246,15 +274,87 @@ export class Manager {
 
   #builderHost(): ConstructorParameters<typeof ControllerBuilder>[0] {
     return {
-      informerFor: <T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> => {
+      shardedByDefault: this.#options.sharding?.controllers === 'all',
+      informerFor: <T extends KubernetesObject>(kind: Kind<T>, sharded = false): SharedInformer<T> => {
         this.#watchedKinds.set(`${kind.apiVersion}/${kind.kind}`, kind);
+        if (sharded) this.#cacheShardOf(kind);
         return this.cache.informerFor(kind);
       },
-      addController: (options) => this.#addController(options),
+      addController: (options, sharded) => this.#addController(options, sharded),
     };
   }
 
-  #addController(options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>): Controller {
+  #newRangeMember(): RangeMember | undefined {
+    const sharding = this.#options.sharding;
+    if (sharding?.selection !== 'server') return undefined;
+    return new RangeMember({
+      ring: sharding.ring,
+      shard: sharding.shardName,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      key: sharding.key,
+      kinds: this.#rangeKinds,
+      cache: this.cache,
+      client: this.client,
+      retryPeriod: this.#options.retryPeriod,
+      clock: this.#options.clock,
+      logger: this.logger.child({ component: 'shard-ranges' }),
+      metrics: shardingMetrics(this.#options.registry),
+    });
+  }
+
+  /**
+   * Caches only this shard's objects of `kind` (by label, or by hash range on the server; an owned
+   * kind hashed by uid stays whole, for its uid is not its owner's), and reports how many it holds.
+   */
+  #cacheShardOf(kind: Kind): void {
+    const { ring, shardName, key } = this.#requireSharding(`the controller watching ${kind.kind}`);
+    const member = this.#rangeMember;
+    const isRingKind = this.#ringKinds.some((k) => k.kind === kind);
+    if (!member) this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
+    else if (isRingKind || key === 'namespace') {
+      if (!this.#rangeKinds.includes(kind)) this.#rangeKinds.push(kind);
+      this.cache.shardFor(kind, member.selection());
+    }
+    if (this.#countedKinds.has(kind)) return;
+    this.#countedKinds.add(kind);
+    const metrics = shardingMetrics(this.#options.registry);
+    const labels = { ring, shard: shardName, kind: kind.kind };
+    metrics.objectCounters.add(() => {
+      const informer = this.cache.informerFor(kind);
+      metrics.shardObjects.set(labels, informer.store.size);
+      if (member) metrics.serverSelection.set({ ring, kind: kind.kind }, informer.serverSharded ? 1 : 0);
+    });
+  }
+
+  #requireSharding(what: string): NonNullable<ResolvedManagerOptions['sharding']> {
+    if (!this.#options.sharding) {
+      throw new Error(
+        `${what} is sharded(), but the manager has no sharding: pass sharding: { ring: '...' } to Manager.create`,
+      );
+    }
+    return this.#options.sharding;
+  }
+
+  /**
+   * The shard label for an object a sharded controller writes and controls: it must land in this
+   * shard's cache at once, where the reconciler of its owner looks for it.
+   */
+  #shardLabelsFor(obj: KubernetesObject): Record<string, string> | undefined {
+    const sharding = this.#options.sharding;
+    const owner = controllerOf(obj);
+    if (!sharding || !owner) return undefined;
+    const ringKind = this.#ringKinds.find(
+      (k) => k.kind.apiVersion === owner.apiVersion && k.kind.kind === owner.kind,
+    );
+    if (!ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
+      return undefined;
+    return { [shardLabel(sharding.ring)]: sharding.shardName };
+  }
+
+  #addController(
+    options: Omit<ControllerOptions, 'logger' | 'clock' | 'registry'>,
+    sharded?: ShardedKinds,
+  ): Controller {
     if (this.#state === 'stopped') {
       throw new Error(
         `controller ${options.name} was added after the manager stopped: add controllers before mgr.start()`,
@@ -268,14 +368,38 @@ export class Manager {
     this.#names.add(options.name);
     const controller = new Controller({
       ...options,
+      ...(sharded ? { reconciler: this.#shardedReconciler(options.reconciler, sharded) } : {}),
       logger: this.logger,
       clock: this.#options.clock,
       registry: this.#options.registry,
     });
+    if (sharded) {
+      this.#ringKinds.push({ kind: sharded.forKind, controlled: sharded.owned });
+      this.#shardedControllers.push(controller);
+      this.#shardGroup?.add(controller);
+      return controller;
+    }
     this.#controllers.push(controller);
     // Added while the controllers run: start it now, as controller-runtime's runnable groups do.
     this.#group?.add(controller);
     return controller;
+  }
+
+  #shardedReconciler(
+    reconciler: ControllerOptions['reconciler'],
+    sharded: ShardedKinds,
+  ): ControllerOptions['reconciler'] {
+    const { ring, shardName } = this.#requireSharding(`the controller of ${sharded.forKind.kind}`);
+    if (this.#rangeMember)
+      return new RangeReconciler(reconciler, this.client, sharded.forKind, this.#rangeMember);
+    return new ShardedReconciler({
+      reconciler,
+      client: this.client,
+      kind: sharded.forKind,
+      ring,
+      shard: shardName,
+      metrics: shardingMetrics(this.#options.registry),
+    });
   }
 
   #requiredPermissions(): Permission[] {
@@ -298,7 +422,27 @@ export class Manager {
           ['create', 'patch'].map((verb) => ({ group: 'admissionregistration.k8s.io', resource, verb })),
         )
       : [];
-    return [...watched, ...metricsAuth, ...events, ...localWebhooks, ...this.#options.permissions];
+    const sharding: Permission[] = this.#options.sharding
+      ? [
+          ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].map((verb) => ({
+            group: 'coordination.k8s.io',
+            resource: 'leases',
+            verb,
+            namespace: this.#options.leaderElectionNamespace,
+          })),
+          ...(this.#rangeMember ? [] : this.#ringKinds)
+            .flatMap((k) => [k.kind, ...k.controlled])
+            .map((kind) => ({ group: kind.group, resource: kind.plural, verb: 'patch' })),
+        ]
+      : [];
+    return [
+      ...watched,
+      ...metricsAuth,
+      ...events,
+      ...localWebhooks,
+      ...sharding,
+      ...this.#options.permissions,
+    ];
   }
 
   #servesSecureMetrics(): boolean {
@@ -342,26 +486,33 @@ export class Manager {
     return servers;
   }
 
+  /** The lease timings, clock and logger both elections (leader and shard Lease) run with. */
+  #electionTimings(
+    component: string,
+  ): Pick<LeaderElectionOptions, 'leaseDuration' | 'renewDeadline' | 'retryPeriod' | 'clock' | 'logger'> {
+    const { leaseDuration, renewDeadline, retryPeriod, clock } = this.#options;
+    return { leaseDuration, renewDeadline, retryPeriod, clock, logger: this.logger.child({ component }) };
+  }
+
   async #runAsLeader(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
     const { kubeConfig, leaderElectionNamespace, leaderElectionId, warmup } = this.#options;
     const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
     const elector = new LeaderElector({
       lock: leaseLock(kubeConfig, leaderElectionNamespace, leaderElectionId),
-      leaseDuration: this.#options.leaseDuration,
-      renewDeadline: this.#options.renewDeadline,
-      retryPeriod: this.#options.retryPeriod,
-      clock: this.#options.clock,
-      logger: this.logger.child({ component: 'leader-election' }),
+      // A shard leads under its shard name: who runs the sharder reads plainly off the Lease.
+      ...(this.#options.sharding ? { identity: this.#options.sharding.shardName } : {}),
+      ...this.#electionTimings('leader-election'),
       callbacks: {
         onStartedLeading: async (leading, lost) => {
           this.#coldStandby = false;
           // A cold standby lists only once it leads; a warm one synced before it competed.
-          if (!warmup && !(await this.#syncCaches(caches, leading))) return;
-          await this.#runControllers(leading, lost);
+          if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
+          const sharder = this.#sharder();
+          await Promise.all([this.#runControllers(leading, lost), sharder?.run(leading)]);
         },
       },
     });
-    this.#coldStandby = !warmup;
+    this.#coldStandby = !warmup && !this.#options.sharding;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const end = await elector.run(shutdown);
     if (end === 'lost') {
@@ -370,12 +521,85 @@ export class Manager {
     }
   }
 
+  /** The sharder of the ring, for the leader to run; undefined without sharding. */
+  #sharder(): Sharder | undefined {
+    const sharding = this.#options.sharding;
+    if (!sharding) return undefined;
+    return new Sharder({
+      ring: sharding.ring,
+      // Split by the server, the ring needs of the sharder only its membership.
+      kinds: this.#rangeMember ? [] : this.#ringKinds,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      namespace: this.#options.namespace,
+      client: this.client,
+      transport: this.#transport,
+      retryPeriod: this.#options.retryPeriod,
+      resyncPeriod: sharding.resyncPeriod,
+      concurrentMoves: sharding.concurrentMoves,
+      clock: this.#options.clock,
+      logger: this.logger.child({ component: 'sharder', ring: sharding.ring }),
+      registry: this.#options.registry,
+    });
+  }
+
   /**
-   * Runs every controller, and those added later, until `stop` aborts or one fails, then drains
-   * within the graceful-shutdown timeout. `lost` aborting (the lease lost, even mid-drain) aborts
-   * the reconciles in flight at once, as controller-runtime sets the graceful timeout to 0 then.
+   * Competes for the leader lease (the unsharded controllers and the sharder) and holds this
+   * replica's shard Lease (the sharded controllers) at once: two elections on two Leases, so they
+   * never fight. Either ending in failure stops the other; `start` returns once both have.
    */
-  async #runControllers(stop: AbortSignal, lost?: AbortSignal): Promise<void> {
+  async #runSharded(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
+    const stop = new AbortController();
+    const stopping = AbortSignal.any([shutdown, stop.signal]);
+    const runs = [this.#runAsLeader(stopping, caches), this.#runAsShard(stopping)].map((run) =>
+      run.catch((err: unknown) => {
+        stop.abort(err);
+        throw err;
+      }),
+    );
+    const ends = await Promise.allSettled(runs);
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /**
+   * Holds this replica's shard Lease as a leader election of its own (the Lease named for the
+   * shard, the shard its holder, labelled with the ring) and runs the sharded controllers while it
+   * does. Stopping drains them, then releases the Lease, which the sharder reads as the shard gone:
+   * it moves the shard's objects at once. A lost Lease aborts their reconciles at once.
+   */
+  async #runAsShard(stop: AbortSignal): Promise<void> {
+    const { ring, shardName } = this.#requireSharding('a shard');
+    const namespace = this.#options.leaderElectionNamespace;
+    const lease = `${namespace}/${shardName}`;
+    const elector = new LeaderElector({
+      lock: leaseLock(this.client, namespace, shardName, { labels: { [RING_LABEL]: ring } }),
+      identity: shardName,
+      ...this.#electionTimings('shard-lease'),
+      callbacks: {
+        onStartedLeading: async (holding, lost) => {
+          await Promise.all([this.#runControllers(holding, lost, 'shard'), this.#rangeMember?.run(holding)]);
+        },
+      },
+    });
+    this.logger.info('joining the ring', { ring, shard: shardName, lease });
+    const end = await elector.run(stop);
+    if (end === 'lost') {
+      this.#leaseLost = true;
+      throw new LeaderElectionLostError(lease);
+    }
+  }
+
+  /**
+   * Runs every controller of its kind (the leader's, or the shard's sharded ones), and those added
+   * later, until `stop` aborts or one fails, then drains within the graceful-shutdown timeout.
+   * `lost` aborting (the lease lost, even mid-drain) aborts the reconciles in flight at once, as
+   * controller-runtime sets the graceful timeout to 0 then.
+   */
+  async #runControllers(
+    stop: AbortSignal,
+    lost?: AbortSignal,
+    which: 'leader' | 'shard' = 'leader',
+  ): Promise<void> {
     const group = new ControllerGroup({
       gracefulShutdownTimeout: this.#options.gracefulShutdownTimeout,
       clock: this.#options.clock,
@@ -384,16 +608,19 @@ export class Manager {
     const onLost = (): void => group.abortNow(lost?.reason);
     if (lost?.aborted) onLost();
     else lost?.addEventListener('abort', onLost, { once: true });
-    this.#group = group;
+    if (which === 'shard') this.#shardGroup = group;
+    else this.#group = group;
     this.#state = 'running';
     try {
-      for (const controller of this.#controllers) group.add(controller);
+      for (const controller of which === 'shard' ? this.#shardedControllers : this.#controllers)
+        group.add(controller);
       // A manager without controllers (webhooks only, say) still serves until it is stopped.
       await group.run(stop);
     } finally {
       lost?.removeEventListener('abort', onLost);
       this.#state = 'stopped';
-      this.#group = undefined;
+      if (which === 'shard') this.#shardGroup = undefined;
+      else this.#group = undefined;
     }
   }
 }

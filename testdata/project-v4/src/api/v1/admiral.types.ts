@@ -15,7 +15,7 @@ import { apiVersion } from './groupversion-info.ts';
 /** AdmiralSpec is the desired state of a Admiral. */
 export interface AdmiralSpec {
   // +optional
-  /** Foo is an example field of Admiral: edit admiral.types.ts to replace it with your own. */
+  /** foo is an example field of Admiral: edit admiral.types.ts to replace it with your own. */
   foo?: string;
 }
 
@@ -25,13 +25,13 @@ export interface AdmiralStatus {
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Admiral: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Admiral: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -44,10 +44,15 @@ export interface Admiral {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
   // +optional
+  /** spec is the desired state of the Admiral. */
   spec?: AdmiralSpec;
+
   // +optional
+  /** status is the observed state of the Admiral, written by its controller. */
   status?: AdmiralStatus;
 }
 

@@ -14,22 +14,23 @@ import { apiVersion } from './groupversion-info.ts';
 
 /** CaptainSpec is the desired state of a Captain. */
 export interface CaptainSpec {
-  /** ShipName is the name of the ship the captain commands. */
+  // +required
+  /** shipName is the name of the ship the captain commands. */
   shipName: string;
 
   // +kubebuilder:validation:Minimum=1
   // +kubebuilder:validation:Maximum=500
   // +optional
-  /** CrewSize is how many sail under the captain. */
+  /** crewSize is how many sail under the captain. */
   crewSize?: int32;
 
   // +kubebuilder:default=Captain
   // +optional
-  /** Rank is the captain's rank. */
+  /** rank is the captain's rank. */
   rank?: 'Captain' | 'Commodore';
 
   // +optional
-  /** HomePort is the port the ship sails from. */
+  /** homePort is the port the ship sails from. */
   homePort?: string;
 }
 
@@ -39,13 +40,13 @@ export interface CaptainStatus {
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Captain: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Captain: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -57,10 +58,15 @@ export interface Captain {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
   // +optional
+  /** spec is the desired state of the Captain. */
   spec?: CaptainSpec;
+
   // +optional
+  /** status is the observed state of the Captain, written by its controller. */
   status?: CaptainStatus;
 }
 

@@ -16,39 +16,41 @@ import { apiVersion } from './groupversion-info.ts';
 export interface MemcachedSpec {
   // +kubebuilder:default="memcached:1.6.26-alpine3.19"
   // +kubebuilder:validation:MinLength=1
-  /** Image is the container image each replica runs. */
+  // +required
+  /** image is the container image each replica runs. */
   image: string;
 
   // +kubebuilder:default=1
   // +kubebuilder:validation:Minimum=0
   // +optional
-  /** Replicas is the number of Pods to run; 0 stops them all and keeps the Memcached. */
+  /** replicas is the number of Pods to run; 0 stops them all and keeps the Memcached. */
   replicas?: int32;
 
   // +kubebuilder:default=11211
   // +kubebuilder:validation:Minimum=1
   // +kubebuilder:validation:Maximum=65535
-  /** Port is the port the container listens on, and the port its Service exposes. */
+  // +required
+  /** port is the port the container listens on, and the port its Service exposes. */
   port: int32;
 }
 
 /** MemcachedStatus is the observed state of a Memcached. */
 export interface MemcachedStatus {
-  // +optional
-  /** ReadyReplicas is the number of Pods of the Memcached's Deployment that are ready. */
-  readyReplicas?: int32;
-
   // +listType=map
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Memcached: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Memcached: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** readyReplicas is the number of Pods of the Memcached's Deployment that are ready. */
+  readyReplicas?: int32;
+
+  // +optional
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -63,9 +65,15 @@ export interface Memcached {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
+  // +required
+  /** spec is the desired state of the Memcached: the image it runs, how many copies, on which port. */
   spec: MemcachedSpec;
+
   // +optional
+  /** status is the observed state of the Memcached, written by its controller. */
   status?: MemcachedStatus;
 }
 

@@ -14,36 +14,38 @@ import { apiVersion } from './groupversion-info.ts';
 
 /** CaptainSpec is the desired state of a Captain. */
 export interface CaptainSpec {
-  /** ShipName is the name of the ship the captain commands. */
+  // +required
+  /** shipName is the name of the ship the captain commands. */
   shipName: string;
 
   // +kubebuilder:validation:Minimum=1
   // +kubebuilder:validation:Maximum=500
   // +optional
-  /** CrewSize is how many sail under the captain. */
+  /** crewSize is how many sail under the captain. */
   crewSize?: int32;
 
   // +kubebuilder:default=Captain
   // +optional
-  /** Rank is the captain's rank. */
+  /** rank is the captain's rank. */
   rank?: 'Captain' | 'Commodore';
 
   // +optional
-  /** HomePort is the port the ship sails from. */
+  /** homePort is the port the ship sails from. */
   homePort?: Port;
 
   // +optional
-  /** Motto is what the captain says when leaving port. */
+  /** motto is what the captain says when leaving port. */
   motto?: string;
 }
 
 /** Port is a harbour. */
 export interface Port {
-  /** Name is the port's name. */
+  // +required
+  /** name is the port's name. */
   name: string;
 
   // +optional
-  /** Country is where the port is. */
+  /** country is where the port is. */
   country?: string;
 }
 
@@ -53,13 +55,13 @@ export interface CaptainStatus {
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Captain: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Captain: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -70,10 +72,15 @@ export interface Captain {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
   // +optional
+  /** spec is the desired state of the Captain. */
   spec?: CaptainSpec;
+
   // +optional
+  /** status is the observed state of the Captain, written by its controller. */
   status?: CaptainStatus;
 }
 

@@ -12,6 +12,8 @@ const BETWEEN_ITEMS = Buffer.from('},');
 export interface ListMeta {
   readonly resourceVersion: string;
   readonly continue: string | undefined;
+  /** The shard selector the server applied (`metadata.shardInfo.selector`); undefined when it applied none. */
+  readonly shardSelector?: string;
 }
 
 /** What {@link ListBodyParser} takes. */
@@ -28,7 +30,11 @@ export interface ListEnd {
 
 interface WireList {
   readonly items?: unknown[];
-  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
+  readonly metadata?: {
+    readonly resourceVersion?: string;
+    readonly continue?: string;
+    readonly shardInfo?: { readonly selector?: string };
+  };
 }
 
 /**
@@ -93,9 +99,11 @@ export class ListBodyParser {
     const text = this.#head ? Buffer.concat([this.#head, rest]) : rest;
     const list = JSON.parse(text.toString('utf8')) as WireList | null;
     if (!list || !Array.isArray(list.items ?? [])) throw new SyntaxError('The response is not a list');
+    const selector = list.metadata?.shardInfo?.selector;
     const meta = {
       resourceVersion: list.metadata?.resourceVersion ?? '',
       continue: list.metadata?.continue || undefined,
+      ...(selector ? { shardSelector: selector } : {}),
     };
     return { items: list.items ?? [], meta };
   }

@@ -17,6 +17,8 @@ const LIST_IDLE_TIMEOUT_MS = 30_000;
 export interface ListRead {
   readonly resourceVersion: string;
   readonly continue?: string;
+  /** The shard selector the server applied, as it echoed it. */
+  readonly shardSelector?: string;
 }
 
 /**
@@ -53,7 +55,11 @@ export async function readList(
     });
     const { items, meta } = parser.end();
     hand(items as KubernetesObject[]);
-    return { resourceVersion: meta.resourceVersion, ...(meta.continue ? { continue: meta.continue } : {}) };
+    return {
+      resourceVersion: meta.resourceVersion,
+      ...(meta.continue ? { continue: meta.continue } : {}),
+      ...(meta.shardSelector ? { shardSelector: meta.shardSelector } : {}),
+    };
   } catch (err) {
     throw idle.signal.aborted && !signal.aborted ? (idle.signal.reason as Error) : err;
   } finally {

@@ -45,6 +45,11 @@ export interface ClientOptions {
    * Default: 2000 ms.
    */
   readonly readYourWritesTimeoutMs?: number;
+  /**
+   * Labels to set on each object this client creates, updates or applies, computed from it (a
+   * shard's label on the objects its owner's reconciler makes, say). Default: none.
+   */
+  readonly writeLabels?: (obj: KubernetesObject) => Readonly<Record<string, string>> | undefined;
 }
 
 const CONTENT_TYPES: Record<Patch['type'], string> = {
@@ -80,6 +85,7 @@ export class Client implements Reader {
   readonly #fieldManager: string;
   readonly #kinds: KindRegistry;
   readonly #readYourWritesTimeoutMs: number;
+  readonly #writeLabels: ClientOptions['writeLabels'];
 
   constructor(options: ClientOptions) {
     const transport =
@@ -92,6 +98,7 @@ export class Client implements Reader {
     this.#fieldManager = options.fieldManager ?? 'tsoperator';
     this.#kinds = options.kinds ?? kindRegistry;
     this.#readYourWritesTimeoutMs = options.readYourWritesTimeoutMs ?? 2000;
+    this.#writeLabels = options.writeLabels;
   }
 
   /** A reader that always asks the API server, as controller-runtime's APIReader. */
@@ -119,7 +126,7 @@ export class Client implements Reader {
   async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
     const kind = this.#kinds.kindOf(obj);
     const path = resourcePath(kind, obj.metadata?.namespace);
-    return this.#write(kind, 'POST', path, obj, 'application/json', options);
+    return this.#write(kind, 'POST', path, this.#labelled(obj), 'application/json', options);
   }
 
   /** Replaces `obj`; fails with a Conflict when its resourceVersion is not the stored one. */
@@ -137,7 +144,7 @@ export class Client implements Reader {
    * fields other managers own.
    */
   async apply<T extends KubernetesObject>(obj: T, options: PatchOptions = {}): Promise<T> {
-    return this.#patch(obj, applyPatch(obj), undefined, options);
+    return this.#patch(obj, applyPatch(this.#labelled(obj)), undefined, options);
   }
 
   /** Deletes the object `obj` names; throws NotFound when it does not exist (see `ignoreNotFound`). */
@@ -181,6 +188,13 @@ export class Client implements Reader {
     };
   }
 
+  /** `obj` with the `writeLabels` it calls for, copied only when they change it. */
+  #labelled<T extends KubernetesObject>(obj: T): T {
+    const labels = this.#writeLabels?.(obj);
+    if (!labels || Object.entries(labels).every(([k, v]) => obj.metadata?.labels?.[k] === v)) return obj;
+    return { ...obj, metadata: { ...obj.metadata, labels: { ...obj.metadata?.labels, ...labels } } };
+  }
+
   /** The cache, once it shows this client's writes that `read` could see; else the API server read as the cache would answer. */
   async #reader(kind: Kind, read: ReadScope, signal: AbortSignal | undefined): Promise<Reader> {
     if (!this.#cache || this.#uncached.has(kind)) return this.#api;
@@ -199,7 +213,7 @@ export class Client implements Reader {
       kind,
       'PUT',
       resourcePath(kind, key.namespace, key.name, subresource),
-      obj,
+      subresource ? obj : this.#labelled(obj),
       'application/json',
       options,
     );

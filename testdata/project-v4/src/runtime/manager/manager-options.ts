@@ -8,6 +8,11 @@ import type { RestConfig } from '../config/rest-config.ts';
 import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
 import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
+import {
+  resolveShardingOptions,
+  type ResolvedShardingOptions,
+  type ShardingOptions,
+} from '../sharding/sharding-options.ts';
 import { WebhookServer } from '../webhook/webhook-server.ts';
 import type { Permission } from './permission-check.ts';
 
@@ -57,6 +62,13 @@ export interface ManagerOptions {
   leaderElectionId?: string;
   /** Namespace of the Lease. Default: the pod's namespace in a cluster, else 'default'. */
   leaderElectionNamespace?: string;
+  /**
+   * Shard the controllers declared `.sharded()` across the replicas: each holds a shard Lease in
+   * `leaderElectionNamespace`, caches and reconciles only the objects labelled with its shard, and
+   * the leader assigns and moves objects between shards. Needs `leaderElection`: the unsharded
+   * controllers and the sharder run on the leader only. Default: off.
+   */
+  sharding?: ShardingOptions;
   /** Default: 15 000. */
   leaseDuration?: number;
   /** Default: 10 000. */
@@ -113,9 +125,12 @@ export interface ManagerOptions {
   webhookServer?: WebhookServer;
 }
 
-export type ResolvedManagerOptions = Required<Omit<ManagerOptions, 'leaderElectionId' | 'kubeConfig'>> & {
+export type ResolvedManagerOptions = Required<
+  Omit<ManagerOptions, 'leaderElectionId' | 'kubeConfig' | 'sharding'>
+> & {
   leaderElectionId: string;
   kubeConfig: RestConfig;
+  sharding: ResolvedShardingOptions | undefined;
 };
 
 /** The one place the defaults above are applied. */
@@ -123,6 +138,11 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
   const logLevel = options.logLevel ?? 'info';
   if (options.leaderElection && !options.leaderElectionId) {
     throw new Error('leaderElection needs a leaderElectionId: the name of the Lease the replicas share');
+  }
+  if (options.sharding && !options.leaderElection) {
+    throw new Error(
+      'sharding needs leaderElection: the leader runs the sharder and the unsharded controllers; set leaderElection and leaderElectionId',
+    );
   }
   const logger = options.logger ?? createLogger({ level: logLevel });
   const registry = options.registry ?? metricsRegistry;
@@ -142,6 +162,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     leaderElection: options.leaderElection ?? false,
     leaderElectionId: options.leaderElectionId ?? '',
     leaderElectionNamespace: options.leaderElectionNamespace ?? inClusterNamespace() ?? 'default',
+    sharding: options.sharding ? resolveShardingOptions(options.sharding) : undefined,
     leaseDuration: options.leaseDuration ?? 15_000,
     renewDeadline: options.renewDeadline ?? 10_000,
     retryPeriod: options.retryPeriod ?? 2_000,

@@ -15,7 +15,7 @@ import { apiVersion } from './groupversion-info.ts';
 /** CaptainSpec is the desired state of a Captain. */
 export interface CaptainSpec {
   // +optional
-  /** Foo is an example field of Captain: edit captain.types.ts to replace it with your own. */
+  /** foo is an example field of Captain: edit captain.types.ts to replace it with your own. */
   foo?: string;
 }
 
@@ -25,13 +25,13 @@ export interface CaptainStatus {
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Captain: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Captain: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -43,10 +43,15 @@ export interface Captain {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
   // +optional
+  /** spec is the desired state of the Captain. */
   spec?: CaptainSpec;
+
   // +optional
+  /** status is the observed state of the Captain, written by its controller. */
   status?: CaptainStatus;
 }
 

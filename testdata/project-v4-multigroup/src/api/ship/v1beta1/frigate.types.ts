@@ -15,7 +15,7 @@ import { apiVersion } from './groupversion-info.ts';
 /** FrigateSpec is the desired state of a Frigate. */
 export interface FrigateSpec {
   // +optional
-  /** Foo is an example field of Frigate: edit frigate.types.ts to replace it with your own. */
+  /** foo is an example field of Frigate: edit frigate.types.ts to replace it with your own. */
   foo?: string;
 }
 
@@ -25,13 +25,13 @@ export interface FrigateStatus {
   // +listMapKey=type
   // +optional
   /**
-   * Conditions are the current state of the Frigate: Available, Progressing and Degraded, as in
+   * conditions are the current state of the Frigate: Available, Progressing and Degraded, as in
    * Kubernetes' API conventions.
    */
   conditions?: Condition[];
 
   // +optional
-  /** ObservedGeneration is the metadata.generation the controller last acted on. */
+  /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
 }
 
@@ -43,10 +43,15 @@ export interface Frigate {
   apiVersion?: string;
   kind?: string;
   // +optional
+  /** metadata is the standard object metadata: name, namespace, labels, annotations. */
   metadata?: ObjectMeta;
+
   // +optional
+  /** spec is the desired state of the Frigate. */
   spec?: FrigateSpec;
+
   // +optional
+  /** status is the observed state of the Frigate, written by its controller. */
   status?: FrigateStatus;
 }
 
