@@ -155,7 +155,7 @@ describe('sharded controllers across 3 replicas', () => {
     const rest = ['shard-a', 'shard-b', 'shard-c'].filter((s) => s !== victim);
     await convergedOn(rest);
     t.diagnostic(
-      `${victim} killed: its Widgets reconciled elsewhere after ${Math.round(Date.now() - killedAt)} ms (lease 6 s, retry 0.5 s)`,
+      `${victim} killed: its Widgets reconciled elsewhere after ${Math.round(Date.now() - killedAt)} ms (lease 8 s, retry 1 s)`,
     );
   });
 

@@ -18,9 +18,9 @@ const mgr = await Manager.create({
   leaderElection: true,
   leaderElectionId: 'widgets-sharder',
   leaderElectionNamespace: namespace,
-  leaseDuration: Number(process.env['LEASE_MS'] ?? '6000'),
-  renewDeadline: Number(process.env['RENEW_MS'] ?? '4000'),
-  retryPeriod: Number(process.env['RETRY_MS'] ?? '500'),
+  leaseDuration: Number(process.env['LEASE_MS'] ?? '8000'),
+  renewDeadline: Number(process.env['RENEW_MS'] ?? '6000'),
+  retryPeriod: Number(process.env['RETRY_MS'] ?? '1000'),
   sharding: { ring: 'widgets', shardName: shard },
   logger: silentLogger,
 });

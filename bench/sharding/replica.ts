@@ -1,0 +1,57 @@
+// One replica of the sharding benchmark (run with --expose-gc by run.ts): a sharded manager of
+// ring RING (or, with RING unset, one unsharded manager) reconciling the Widgets of NAMESPACE.
+// Prints `R <name>` per finished reconcile, and `S <json>` (its figures) when a line comes on stdin.
+import { createInterface } from 'node:readline';
+import { Manager } from '../../src/runtime/manager/manager.ts';
+import { silentLogger } from '../../src/runtime/log/logger.ts';
+import { WidgetKind } from '../../test/integration/controller/support.ts';
+import { residentBytes } from '../cache/resident-bytes.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heapAfterGc = (): number => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const ring = process.env['RING'];
+const shard = process.env['SHARD'] ?? 'single';
+const namespace = process.env['NAMESPACE'] ?? 'default';
+const heapBefore = heapAfterGc();
+const cpuBefore = process.cpuUsage();
+const mgr = await Manager.create({
+  namespace,
+  metricsBindAddress: '0',
+  healthProbeBindAddress: '0',
+  leaderElection: true,
+  leaderElectionId: ring ? `bench-${ring}` : 'bench-single',
+  leaderElectionNamespace: namespace,
+  // client-go's timings: a 2-core machine shared with other work misses shorter renew deadlines.
+  leaseDuration: 15_000,
+  renewDeadline: 10_000,
+  retryPeriod: 2_000,
+  ...(ring ? { sharding: { ring, shardName: shard, controllers: 'all' as const } } : {}),
+  logger: silentLogger,
+});
+mgr
+  .controller()
+  .for(WidgetKind)
+  .withOptions({ maxConcurrentReconciles: 4 })
+  .complete({
+    reconcile: async (req) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      process.stdout.write(`R ${req.name}\n`);
+      return {};
+    },
+  });
+createInterface({ input: process.stdin }).on('line', () => {
+  const cpu = process.cpuUsage(cpuBefore);
+  const figures = {
+    shard,
+    cached: mgr.cache.informerFor(WidgetKind).store.size,
+    cacheHeapBytes: heapAfterGc() - heapBefore,
+    peakRssBytes: residentBytes('VmHWM'),
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+  process.stdout.write(`S ${JSON.stringify(figures)}\n`);
+});
+await mgr.start();
