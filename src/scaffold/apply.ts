@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { TsoperatorError } from '../errors.ts';
 import type { FileWrite } from './change.ts';
 import { nodeFileSystem, type ApplyFileSystem } from './file-system.ts';
+import { holdSignals, type SignalHold } from './signal-hold.ts';
 
 /** What was done so far, so that a failure can undo it. */
 interface Journal {
@@ -15,7 +16,8 @@ interface Journal {
  * Writes (and removes) all the files or none. Every file is first written to a temporary file
  * beside its target; only when all of them are written are they renamed into place, each replaced
  * or removed file kept as a backup. A failure at any step restores the backups, removes what was added and rethrows, so the
- * folder is as it was.
+ * folder is as it was. Ctrl-C (or SIGTERM, SIGHUP) is held meanwhile: before the last rename it is
+ * such a failure; after it, the signal ends the process once every file is in place.
  *
  * @example
  * ```ts
@@ -27,17 +29,41 @@ export async function applyWrites(
   writes: readonly FileWrite[],
   fs: ApplyFileSystem = nodeFileSystem,
 ): Promise<void> {
+  const hold = holdSignals();
+  try {
+    await writeAllOrNone(root, writes, fs, hold);
+  } catch (err) {
+    hold.release(false);
+    throw err;
+  }
+  hold.release(true);
+}
+
+async function writeAllOrNone(
+  root: string,
+  writes: readonly FileWrite[],
+  fs: ApplyFileSystem,
+  hold: SignalHold,
+): Promise<void> {
   const journal: Journal = { createdDirs: [], tempFiles: [], committed: [] };
   const suffix = `${process.pid}-${Date.now().toString(36)}`;
   try {
     const staged = await stageAll(root, writes, fs, journal, suffix);
-    for (const { target, temp } of staged) await commit(target, temp, fs, journal, suffix);
+    for (const { target, temp } of staged) {
+      throwIfInterrupted(hold);
+      await commit(target, temp, fs, journal, suffix);
+    }
   } catch (err) {
     await rollBack(fs, journal);
     const reason = err instanceof Error ? err.message : String(err);
     throw new TsoperatorError(`could not write the scaffold, nothing was changed: ${reason}`, { cause: err });
   }
   for (const { backup } of journal.committed) if (backup !== undefined) await fs.removeFile(backup);
+}
+
+function throwIfInterrupted(hold: SignalHold): void {
+  const signal = hold.received();
+  if (signal !== undefined) throw new Error(`interrupted by ${signal}`);
 }
 
 async function stageAll(

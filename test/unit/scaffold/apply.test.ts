@@ -86,3 +86,28 @@ for (const { operation, failAt, what } of FAILURES) {
     }
   });
 }
+
+test('Ctrl-C between two renames leaves the folder exactly as it was, and says so', async () => {
+  const dir = await seededFolder();
+  let renames = 0;
+  const interrupting: ApplyFileSystem = {
+    ...nodeFileSystem,
+    rename: async (from, to) => {
+      renames += 1;
+      // The terminal's SIGINT, as it reaches the process while the third rename is done.
+      if (renames === 3) process.emit('SIGINT', 'SIGINT');
+      await nodeFileSystem.rename(from, to);
+    },
+  };
+  try {
+    const before = await snapshotFolder(dir);
+    await assert.rejects(
+      applyWrites(dir, WRITES, interrupting),
+      /^TsoperatorError: could not write the scaffold, nothing was changed: interrupted by SIGINT$/,
+    );
+    assert.deepEqual(await snapshotFolder(dir), before);
+    assert.equal(process.listenerCount('SIGINT'), 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
