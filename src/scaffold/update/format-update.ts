@@ -3,8 +3,9 @@ import { PROJECT_RUNTIME_DIR } from '../runtime-files.ts';
 import type { UpdateResult } from './update-project.ts';
 
 /**
- * The update's plan as the user reads it: one line per merged, added or deleted file, and the
- * runtime, which is replaced whole, as one line (every file of it changes with the version).
+ * The update's plan as the user reads it: the commands replayed and those the old version does
+ * not know, one line per merged, added or deleted file, and the runtime, which is replaced whole,
+ * as one line (every file of it changes with the version).
  */
 export function formatUpdate(result: UpdateResult): string {
   const prefix = `${PROJECT_RUNTIME_DIR}/`;
@@ -19,8 +20,15 @@ export function formatUpdate(result: UpdateResult): string {
   const commands = result.commands
     .map((command) => `  tsoperator ${command.map(shellWord).join(' ')}\n`)
     .join('');
+  const skipped = result.skipped
+    .map(
+      (command) =>
+        `tsoperator ${result.fromVersion} has no \`${command.map(shellWord).join(' ')}\`: ` +
+        `its files are taken as new in ${result.toVersion}\n`,
+    )
+    .join('');
   return (
-    `regenerated from PROJECT with each version by:\n${commands}` +
+    `regenerated from PROJECT with each version by:\n${commands}${skipped}` +
     `update from tsoperator ${result.fromVersion} to ${result.toVersion}:\n${formatChanges(others)}${runtimeLine}`
   );
 }

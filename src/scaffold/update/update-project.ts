@@ -23,6 +23,8 @@ export interface UpdateResult {
   readonly updated: boolean;
   /** The commands replayed with each version to regenerate the project. */
   readonly commands: readonly CommandLine[];
+  /** The commands the old version does not know, skipped in its replay: their files are new. */
+  readonly skipped: readonly CommandLine[];
   readonly plan: UpdatePlan;
   /** The manifests regenerated from the merged types (none in a dry run or with conflicts). */
   readonly manifests: readonly Change[];
@@ -60,6 +62,7 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
     toVersion: current.version,
     updated: false,
     commands,
+    skipped: [],
     plan: { changes: [], conflicts: [] },
     manifests: [],
   });
@@ -76,12 +79,13 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
   if (options.from !== undefined && fromVersion === undefined) {
     requireRecordedVersion(project, old, options.from);
   }
-  const plan = await mergedPlan(tree, project, commands, old, current, run);
+  const { plan, skipped } = await mergedPlan(tree, project, commands, old, current, run);
   const result = {
     fromVersion: old.version,
     toVersion: current.version,
     updated: true,
     commands,
+    skipped,
     plan,
     manifests: [],
   };
@@ -130,22 +134,23 @@ async function mergedPlan(
   old: TsoperatorPackage,
   current: TsoperatorPackage,
   run: UpdateRun,
-): Promise<UpdatePlan> {
+): Promise<{ plan: UpdatePlan; skipped: CommandLine[] }> {
   const work = await mkdtemp(join(tmpdir(), 'tsoperator-update-'));
   try {
     const baseDir = join(work, 'base', project.projectName);
     const theirsDir = join(work, 'theirs', project.projectName);
     run.onReplay?.(old.version);
-    await replayProject(old, commands, baseDir);
+    const skipped = await replayProject(old, commands, baseDir, { skipUnknown: true });
     run.onReplay?.(current.version);
-    await replayProject(current, commands, theirsDir);
-    return await planUpdate(tree, project, {
+    await replayProject(current, commands, theirsDir, { skipUnknown: false });
+    const plan = await planUpdate(tree, project, {
       baseDir,
       fromVersion: old.version,
       theirsDir,
       toVersion: current.version,
       scratchDir: work,
     });
+    return { plan, skipped };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

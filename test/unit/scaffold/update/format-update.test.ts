@@ -11,6 +11,7 @@ test('the plan names the commands replayed, each file merged, and the runtime in
       ['init', '--owner', "The crew's authors"],
       ['create', 'api', '--group', '', '--kind', 'Ship'],
     ],
+    skipped: [],
     plan: {
       changes: [
         {
@@ -39,5 +40,21 @@ test('the plan names the commands replayed, each file merged, and the runtime in
       "replace   src/runtime/ (tsoperator 0.1.0's: 2 files written, 1 deleted)",
       '',
     ].join('\n'),
+  );
+});
+
+test('the plan says which commands the old version does not know, whose files are new', () => {
+  const text = formatUpdate({
+    fromVersion: '0.0.9',
+    toVersion: '0.1.0',
+    updated: true,
+    commands: [['init'], ['edit', '--plugins', 'grafana']],
+    skipped: [['edit', '--plugins', 'grafana']],
+    plan: { changes: [], conflicts: [] },
+    manifests: [],
+  });
+  assert.match(
+    text,
+    /^tsoperator 0\.0\.9 has no `edit --plugins grafana`: its files are taken as new in 0\.1\.0$/m,
   );
 });
