@@ -522,7 +522,7 @@ export class Manager {
   /** The sharder of the ring, for the leader to run; undefined without sharding. */
   #sharder(): Sharder | undefined {
     const sharding = this.#options.sharding;
-    if (!sharding) return undefined;
+    if (!sharding?.sharder) return undefined;
     return new Sharder({
       ring: sharding.ring,
       // Split by the server, the ring needs of the sharder only its membership.
