@@ -22,6 +22,7 @@ export function registerLintCommand(program: Command): void {
       const lint = await import('../lint/index.ts');
       const root = process.cwd();
       const result = lint.lintApi(root, lint.readLintConfig(root, flags.config));
+      for (const note of result.notes) process.stderr.write(`${note}\n`);
       const text = flags.format === 'json' ? lint.formatLintJson(result) : lint.formatLintText(result);
       process.stdout.write(text);
       const errors = lint.countOf(result, 'error');

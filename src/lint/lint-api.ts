@@ -11,6 +11,8 @@ export interface LintResult {
   readonly checks: readonly string[];
   /** How many named types were linted: 0 when the project has no API yet. */
   readonly types: number;
+  /** The settings read but ignored (kube-api-linter's about Go alone), one line each, for stderr. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -18,7 +20,7 @@ export interface LintResult {
  * throw before any type is read.
  */
 export function lintApi(root: string, config: LintConfig): LintResult {
-  const checks = enabledChecks(config);
+  const { checks, notes } = enabledChecks(config);
   const api = loadLintedApi(root);
   const findings: LintFinding[] = [];
   for (const check of checks) {
@@ -27,5 +29,5 @@ export function lintApi(root: string, config: LintConfig): LintResult {
     );
   }
   findings.sort((a, b) => compareDiagnostics(a, b) || a.check.localeCompare(b.check));
-  return { findings, checks: checks.map((check) => check.name), types: api.named.length };
+  return { findings, checks: checks.map((check) => check.name), types: api.named.length, notes };
 }

@@ -1,4 +1,5 @@
 import type { ParsedMarker } from '../markers/index.ts';
+import type { GoOnlySettings } from './go-only-settings.ts';
 import type { LintCheck } from './lint-check.ts';
 import type { ApiField } from './linted-api.ts';
 import { presenceMarkers } from './presence-markers.ts';
@@ -11,6 +12,8 @@ export interface PresenceRule {
   readonly side: 'optional' | 'required';
   readonly message: (field: ApiField, marker: ParsedMarker) => string;
   readonly fix: (field: ApiField) => string;
+  /** kube-api-linter's pointer and omitempty settings for these fields, which Go alone has. */
+  readonly goOnlySettings: GoOnlySettings;
 }
 
 /** kube-api-linter's `policy: SuggestFix | Warn`: an error with its fix, or a warning. */
@@ -21,6 +24,7 @@ export function presenceCheck(rule: PresenceRule): LintCheck {
     enabledByDefault: true,
     configure(settings) {
       const policy = settings.oneOf('policy', ['SuggestFix', 'Warn'], 'SuggestFix');
+      settings.goOnly(rule.goOnlySettings);
       settings.done();
       return (api, report) => {
         for (const field of api.fields) {

@@ -1,18 +1,23 @@
 import { TsoperatorError } from '../errors.ts';
+import type { GoOnlySettings } from './go-only-settings.ts';
 
 /**
  * Reads one check's settings (its `lintersConfig` entry) with the path of each key, so a mistake is
  * reported as `lintersConfig.ssatags.listTypeSetUsage must be one of ...`. Keys no check reads are
- * mistakes too (`done`).
+ * mistakes too (`done`); settings that only mean something in Go are read and noted (`goOnly`).
  */
 export class SettingsReader {
-  readonly #path: string;
+  /** The path below lintersConfig: `ssatags`, `conflictingmarkers.conflicts[0]`. */
+  readonly #name: string;
   readonly #raw: Readonly<Record<string, unknown>>;
   readonly #read = new Set<string>();
+  readonly #notes: string[];
 
-  constructor(path: string, raw: unknown) {
-    this.#path = path;
-    if (raw !== undefined && !isRecord(raw)) throw this.#error(`${path} must be a map of settings`);
+  /** `notes` receives a line for each Go-only setting found, for the user to see. */
+  constructor(name: string, raw: unknown, notes: string[]) {
+    this.#name = name;
+    this.#notes = notes;
+    if (raw !== undefined && !isRecord(raw)) throw this.#error(`${this.#path} must be a map of settings`);
     this.#raw = raw ?? {};
   }
 
@@ -57,13 +62,38 @@ export class SettingsReader {
   list(key: string): SettingsReader[] {
     const value = this.#value(key) ?? [];
     if (!Array.isArray(value)) throw this.#error(`${this.#path}.${key} must be a list`);
-    return value.map((item, index) => new SettingsReader(`${this.#path}.${key}[${index}]`, item));
+    return value.map(
+      (item, index) => new SettingsReader(`${this.#name}.${key}[${index}]`, item, this.#notes),
+    );
+  }
+
+  /**
+   * Reads kube-api-linter's settings that only mean something in Go: a value it does not take, or
+   * a key it does not have in a nested map, is an error; each setting given is noted as ignored.
+   */
+  goOnly(settings: GoOnlySettings): void {
+    for (const [key, allowed] of Object.entries(settings)) {
+      const value = this.#value(key);
+      if (value === undefined) continue;
+      if (isValueList(allowed)) {
+        this.oneOf(key, allowed, '');
+        this.#notes.push(`${this.#name}.${key} has no meaning for TypeScript types; ignored`);
+      } else {
+        const nested = new SettingsReader(`${this.#name}.${key}`, value, this.#notes);
+        nested.goOnly(allowed);
+        nested.done();
+      }
+    }
   }
 
   /** Throws on the first key that was never read: a typo, or a setting this check does not have. */
   done(): void {
     const unknown = Object.keys(this.#raw).find((key) => !this.#read.has(key));
     if (unknown !== undefined) throw this.#error(`${this.#path} has no setting ${JSON.stringify(unknown)}`);
+  }
+
+  get #path(): string {
+    return `lintersConfig.${this.#name}`;
   }
 
   #value(key: string): unknown {
@@ -78,4 +108,8 @@ export class SettingsReader {
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isValueList(value: readonly string[] | GoOnlySettings): value is readonly string[] {
+  return Array.isArray(value);
 }

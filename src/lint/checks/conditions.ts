@@ -6,13 +6,17 @@ import { OPTIONAL_MARKERS } from '../presence-markers.ts';
 import { fieldAndTypeMarkers, resolveType } from '../resolve-type.ts';
 import type { ApiTypes } from '../../gen/crd/api-types.ts';
 
+/** kube-api-linter's policies for the protobuf and patchStrategy tags of a Go conditions field. */
+const TAG_POLICIES = ['SuggestFix', 'Warn', 'Ignore', 'Forbid'];
+
 /** client-node's and the runtime's spellings of metav1.Condition, as the type walker names them. */
 const CONDITION = 'V1Condition';
 
 /**
  * A `conditions` field is a list of metav1.Condition, merged by type, optional, and (by
  * convention, a warning) the first field of its object. The protobuf and patchStrategy tags
- * kube-api-linter also checks have no TypeScript counterpart: CRDs take neither.
+ * kube-api-linter also checks have no TypeScript counterpart (CRDs take neither): their settings
+ * are noted as ignored.
  */
 export const conditions: LintCheck = {
   name: 'conditions',
@@ -20,6 +24,7 @@ export const conditions: LintCheck = {
   enabledByDefault: true,
   configure(settings) {
     const isFirstField = settings.oneOf('isFirstField', ['Warn', 'Ignore'], 'Warn');
+    settings.goOnly({ useProtobuf: TAG_POLICIES, usePatchStrategy: TAG_POLICIES });
     settings.done();
     return (api, report) => {
       for (const field of api.allFields.filter((f) => f.field.name === 'conditions')) {

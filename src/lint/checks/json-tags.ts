@@ -13,6 +13,8 @@ export const jsonTags: LintCheck = {
   enabledByDefault: true,
   configure(settings) {
     const source = settings.string('jsonTagRegex', CAMEL_CASE);
+    // kube-api-linter's check of a json tag against its Go field name: here the two are one.
+    settings.goOnly({ fieldNameMatch: ['SuggestFix', 'Warn', 'Ignore'] });
     settings.done();
     const pattern = compile(source);
     return (api, report) => {

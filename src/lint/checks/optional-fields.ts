@@ -1,3 +1,4 @@
+import { OMIT_SETTINGS } from '../go-only-settings.ts';
 import { presenceCheck } from '../presence-check.ts';
 
 /**
@@ -14,4 +15,8 @@ export const optionalFields = presenceCheck({
     `field ${field.path} is marked ${marker.text} but declared \`${field.field.name}:\`: ` +
     'objects read from the API server may lack it, and the type says it is always there',
   fix: (field) => `declare it \`${field.field.name}?:\``,
+  goOnlySettings: {
+    pointers: { preference: ['Always', 'WhenRequired'], policy: ['SuggestFix', 'Warn'] },
+    ...OMIT_SETTINGS,
+  },
 });

@@ -1,3 +1,4 @@
+import { OMIT_SETTINGS } from '../go-only-settings.ts';
 import { presenceCheck } from '../presence-check.ts';
 
 /**
@@ -14,4 +15,5 @@ export const requiredFields = presenceCheck({
     `field ${field.path} is marked ${marker.text} but declared \`${field.field.name}?:\`: ` +
     'TypeScript lets code leave it out, and the API server rejects objects without it',
   fix: (field) => `declare it \`${field.field.name}:\` (no \`?\`), or mark it +optional`,
+  goOnlySettings: { pointers: { policy: ['SuggestFix', 'Warn'] }, ...OMIT_SETTINGS },
 });

@@ -15,7 +15,7 @@ export const statusOptional: LintCheck = {
   configure(settings) {
     const preferred = settings.oneOf(
       'preferredOptionalMarker',
-      ['optional', 'kubebuilder:validation:Optional'],
+      ['optional', 'kubebuilder:validation:Optional', 'k8s:optional'],
       'optional',
     );
     settings.done();

@@ -119,6 +119,53 @@ describe('tsoperator lint', () => {
     }
   });
 
+  it("takes a settings block copied from a Kubebuilder project's .golangci.yml, noting what only Go has", async () => {
+    writeFileSync(
+      join(broken, 'api-lint.yaml'),
+      [
+        'linters:',
+        '  enable: [nobools]',
+        '  disable: [commentstart, optionalorrequired, nomaps]',
+        'lintersConfig:',
+        '  conditions:',
+        '    isFirstField: Warn',
+        '    usePatchStrategy: Ignore',
+        '    useProtobuf: Ignore',
+        '  optionalfields:',
+        '    pointers:',
+        '      preference: WhenRequired',
+        '',
+      ].join('\n'),
+    );
+    try {
+      assert.equal(await run(broken, 'lint'), 0, errors);
+      assert.equal(
+        errors,
+        [
+          'api-lint.yaml: conditions.useProtobuf has no meaning for TypeScript types; ignored',
+          'api-lint.yaml: conditions.usePatchStrategy has no meaning for TypeScript types; ignored',
+          'api-lint.yaml: optionalfields.pointers.preference has no meaning for TypeScript types; ignored',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(join(broken, 'api-lint.yaml'));
+    }
+  });
+
+  it('enabling a kube-api-linter check tsoperator does not have is an error that says so', async () => {
+    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  enable: [nomaps]\n');
+    try {
+      assert.equal(await run(broken, 'lint'), 1);
+      assert.match(
+        errors,
+        /api-lint\.yaml: linters\.enable: tsoperator does not have kube-api-linter's check "nomaps" yet; remove it from the list/,
+      );
+    } finally {
+      rmSync(join(broken, 'api-lint.yaml'));
+    }
+  });
+
   it('--config reads another file; --format takes text or json only', async () => {
     writeFileSync(join(broken, 'strict.yaml'), 'linters:\n  disable: ["*"]\n  enable: [nobools]\n');
     assert.equal(await run(broken, 'lint', '--config', 'strict.yaml'), 0, output);

@@ -135,6 +135,11 @@ describe('lint check settings', () => {
     assert.ok(findings.some((f) => f.location.file.endsWith('pass.types.ts') && f.location.line === 7));
   });
 
+  it('statusoptional takes the preferred markers kube-api-linter takes, +k8s:optional too', () => {
+    const [first] = run('statusoptional', { preferredOptionalMarker: 'k8s:optional' });
+    assert.match(first?.fix ?? '', /`\/\/ \+k8s:optional`/);
+  });
+
   it('jsontags takes its own pattern', () => {
     assert.equal(run('jsontags', { jsonTagRegex: '^[A-Za-z-]+$' }).length, 0);
   });
@@ -155,6 +160,81 @@ describe('lint check settings', () => {
       () => run('conditions', { isFirstField: 'warn' }),
       /lintersConfig\.conditions\.isFirstField must be one of Warn, Ignore; found "warn"/,
     );
+  });
+
+  it("kube-api-linter's Go-only settings are accepted, each noted as ignored", () => {
+    const lint = (check: string, settings: Readonly<Record<string, unknown>>) =>
+      lintApi(join(FIXTURES, check), { ...only(check), lintersConfig: { [check]: settings } });
+    const conditions = lint('conditions', {
+      isFirstField: 'Ignore',
+      usePatchStrategy: 'Ignore',
+      useProtobuf: 'Ignore',
+    });
+    assert.deepEqual(
+      conditions.findings.map((f) => f.severity),
+      ['error', 'error'],
+    );
+    assert.deepEqual(conditions.notes, [
+      'conditions.useProtobuf has no meaning for TypeScript types; ignored',
+      'conditions.usePatchStrategy has no meaning for TypeScript types; ignored',
+    ]);
+    const optional = lint('optionalfields', {
+      pointers: { preference: 'WhenRequired', policy: 'Warn' },
+      omitempty: { policy: 'Ignore' },
+      omitzero: { policy: 'Forbid' },
+    });
+    assert.equal(optional.findings.length, 1);
+    assert.deepEqual(optional.notes, [
+      'optionalfields.pointers.preference has no meaning for TypeScript types; ignored',
+      'optionalfields.pointers.policy has no meaning for TypeScript types; ignored',
+      'optionalfields.omitempty.policy has no meaning for TypeScript types; ignored',
+      'optionalfields.omitzero.policy has no meaning for TypeScript types; ignored',
+    ]);
+    assert.deepEqual(lint('requiredfields', { pointers: { policy: 'SuggestFix' } }).notes, [
+      'requiredfields.pointers.policy has no meaning for TypeScript types; ignored',
+    ]);
+    assert.deepEqual(lint('jsontags', { fieldNameMatch: 'Warn' }).notes, [
+      'jsontags.fieldNameMatch has no meaning for TypeScript types; ignored',
+    ]);
+  });
+
+  it('a Go-only setting takes the values and keys kube-api-linter takes', () => {
+    assert.throws(
+      () => run('conditions', { useProtobuf: 'ignore' }),
+      /lintersConfig\.conditions\.useProtobuf must be one of SuggestFix, Warn, Ignore, Forbid; found "ignore"/,
+    );
+    assert.throws(
+      () => run('optionalfields', { pointers: { prefrence: 'Always' } }),
+      /lintersConfig\.optionalfields\.pointers has no setting "prefrence"/,
+    );
+    assert.throws(
+      () => run('requiredfields', { pointers: { preference: 'Always' } }),
+      /lintersConfig\.requiredfields\.pointers has no setting "preference"/,
+    );
+    assert.throws(
+      () => run('optionalfields', { pointers: 'Always' }),
+      /lintersConfig\.optionalfields\.pointers must be a map of settings/,
+    );
+  });
+
+  it('a kube-api-linter check tsoperator does not have: enabling it fails, disabling it passes, its settings are noted', () => {
+    const root = join(FIXTURES, 'nobools');
+    assert.throws(
+      () => lintApi(root, { ...only('nobools'), enable: ['nobools', 'nomaps'] }),
+      /linters\.enable: tsoperator does not have kube-api-linter's check "nomaps" yet/,
+    );
+    const result = lintApi(root, {
+      ...only('nobools'),
+      disable: ['nomaps', 'defaults'],
+      lintersConfig: { nomaps: { policy: 'Enforce' } },
+    });
+    assert.deepEqual(
+      result.findings.map((f) => f.check),
+      ['nobools'],
+    );
+    assert.deepEqual(result.notes, [
+      'lintersConfig.nomaps: tsoperator does not have the check nomaps yet; its settings are ignored',
+    ]);
   });
 
   it('conflictingmarkers enabled without conflicts says so', () => {
