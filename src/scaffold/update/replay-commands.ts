@@ -66,6 +66,7 @@ function initCommand(project: ProjectConfig, multigroup: boolean): CommandLine {
     settings.license,
     ...(settings.owner === undefined ? [] : ['--owner', settings.owner]),
     ...(settings.namespaced ? ['--namespaced'] : []),
+    ...(settings.sharded ? ['--sharded'] : []),
     ...(multigroup ? ['--multigroup'] : []),
   ];
 }
