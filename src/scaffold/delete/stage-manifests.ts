@@ -11,6 +11,13 @@ import { templatesDir } from '../package-paths.ts';
 import { renderTemplate } from '../render-template.ts';
 import type { StagingTree } from '../staging-tree.ts';
 
+/** The error a command gives when its planned sources would not generate their manifests. */
+export type ManifestsFailure = (problems: string) => string;
+
+const DELETE_FAILURE: ManifestsFailure = (problems) =>
+  `nothing was deleted: the sources left would not generate their manifests:\n${problems}\n` +
+  'Fix the problems above (code that uses the deleted kind), then run `tsoperator delete api` again.';
+
 /** The manager's role, which `init` writes empty and `tsoperator manifests` fills from markers. */
 const ROLE_FILE = 'config/rbac/role.yaml';
 
@@ -18,10 +25,15 @@ const ROLE_FILE = 'config/rbac/role.yaml';
  * Stages the manifests as the project's sources will generate them once the plan is applied:
  * generated from a scratch copy of src/ with the plan's changes in it, so that they join the plan
  * (listed by --dry-run, written in the same all-or-nothing apply) instead of following it. With
- * no +kubebuilder:rbac marker left, the role goes back to the empty one `init` wrote.
+ * no +kubebuilder:rbac marker left, the role goes back to the empty one `init` wrote. `failure`
+ * words the error, whose problems name each file:line:col.
  */
-export async function stageManifests(tree: StagingTree, project: ProjectConfig): Promise<void> {
-  const files = await manifestsAfterPlan(tree);
+export async function stageManifests(
+  tree: StagingTree,
+  project: ProjectConfig,
+  failure: ManifestsFailure = DELETE_FAILURE,
+): Promise<void> {
+  const files = await manifestsAfterPlan(tree, failure);
   for (const file of files) await tree.update(file.path, file.content);
   if (!files.some((file) => file.path === ROLE_FILE) && (await tree.read(ROLE_FILE)) !== undefined) {
     const template = join(templatesDir('init'), `${ROLE_FILE}.ejs`);
@@ -29,8 +41,8 @@ export async function stageManifests(tree: StagingTree, project: ProjectConfig):
   }
 }
 
-async function manifestsAfterPlan(tree: StagingTree): Promise<ManifestFile[]> {
-  const scratch = await mkdtemp(join(tmpdir(), 'tsoperator-delete-'));
+async function manifestsAfterPlan(tree: StagingTree, failure: ManifestsFailure): Promise<ManifestFile[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'tsoperator-manifests-'));
   try {
     await cp(join(tree.root, 'src'), join(scratch, 'src'), { recursive: true });
     const sources = fileWrites(tree.changes()).filter((write) => write.path.startsWith('src/'));
@@ -38,11 +50,7 @@ async function manifestsAfterPlan(tree: StagingTree): Promise<ManifestFile[]> {
     return generateManifests({ root: scratch });
   } catch (err) {
     if (!isTsoperatorError(err)) throw err;
-    throw new TsoperatorError(
-      `nothing was deleted: the sources left would not generate their manifests:\n${err.message.replaceAll(scratch, '.')}\n` +
-        'Fix the problems above (code that uses the deleted kind), then run `tsoperator delete api` again.',
-      { cause: err },
-    );
+    throw new TsoperatorError(failure(err.message.replaceAll(scratch, '.')), { cause: err });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

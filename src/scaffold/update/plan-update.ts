@@ -34,8 +34,8 @@ export interface UpdatePlan {
 }
 
 /**
- * The manifests generator's files: not merged, for they are regenerated from the merged types
- * once the update is written (or, while conflicts remain, by `tsoperator manifests` after).
+ * The manifests generator's files: not merged, for they are generated from the merged types and
+ * written with the update (or, while conflicts remain, by `tsoperator manifests` after).
  */
 export function isManifestOutput(path: string): boolean {
   return (

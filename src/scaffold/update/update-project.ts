@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import { TsoperatorError, UsageError } from '../../errors.ts';
 import type { ProjectConfig } from '../../project/project-config.ts';
 import { PROJECT_FILE, parseProjectFile } from '../../project/project-file.ts';
-import { applyWrites } from '../apply.ts';
-import { fileWrites, type Change } from '../change.ts';
-import { regenerateManifests } from '../regenerate-manifests.ts';
+import type { Change } from '../change.ts';
 import { StagingTree } from '../staging-tree.ts';
 import { requireCommittedProject, requireGit } from './git-work-tree.ts';
 import { planUpdate, type UpdatePlan } from './plan-update.ts';
 import { replayCommands, type CommandLine } from './replay-commands.ts';
 import { replayProject } from './replay-project.ts';
+import { writeUpdate } from './write-update.ts';
 import { currentPackage, otherPackage, type TsoperatorPackage } from './tsoperator-package.ts';
 import type { UpdateOptions } from './update-options.ts';
 
@@ -26,7 +25,7 @@ export interface UpdateResult {
   /** The commands the old version does not know, skipped in its replay: their files are new. */
   readonly skipped: readonly CommandLine[];
   readonly plan: UpdatePlan;
-  /** The manifests regenerated from the merged types (none in a dry run or with conflicts). */
+  /** The manifests generated from the merged types (none in a dry run or with conflicts). */
   readonly manifests: readonly Change[];
 }
 
@@ -34,16 +33,16 @@ export interface UpdateResult {
 export interface UpdateRun {
   /** Before each version regenerates the project, which takes a while. */
   readonly onReplay?: (version: string) => void;
-  /** Once the plan is written (or, in a dry run, made), before the manifests are regenerated. */
+  /** Once the plan and its manifests are written (or, in a dry run, the plan made). */
   readonly onPlanApplied?: (result: UpdateResult) => void;
 }
 
 /**
  * `alpha update` from start to end: regenerates the project from its PROJECT with the version it
  * was made with and with this one, in a temporary folder, merges the two with the project's files,
- * writes the result all at once, then regenerates the manifests from the merged types. A dry run
- * stops after planning; a merge with conflicts is written, with its markers, and the manifests are
- * left for after they are resolved.
+ * generates the manifests from the merged sources, and writes it all at once: manifests that
+ * cannot be generated leave the project as it was. A dry run stops after planning; a merge with
+ * conflicts is written, with its markers, and the manifests are left for after they are resolved.
  *
  * @example
  * ```ts
@@ -80,6 +79,7 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
     requireRecordedVersion(project, old, options.from);
   }
   const { plan, skipped } = await mergedPlan(tree, project, commands, old, current, run);
+  const manifests = options.dryRun ? [] : await writeUpdate(options.dir, project, plan);
   const result = {
     fromVersion: old.version,
     toVersion: current.version,
@@ -87,12 +87,10 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
     commands,
     skipped,
     plan,
-    manifests: [],
+    manifests,
   };
-  if (!options.dryRun) await applyWrites(options.dir, fileWrites(plan.changes));
   run.onPlanApplied?.(result);
-  if (options.dryRun || plan.conflicts.length > 0) return result;
-  return { ...result, manifests: await regenerateManifests(options.dir) };
+  return result;
 }
 
 async function readProject(tree: StagingTree): Promise<ProjectConfig> {
