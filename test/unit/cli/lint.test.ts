@@ -28,6 +28,16 @@ async function run(cwd: string, ...args: string[]): Promise<number> {
   }
 }
 
+/** Runs `tsoperator lint` in `cwd` with `yaml` as its api-lint.yaml, which is removed after. */
+async function lintWith(cwd: string, yaml: string): Promise<number> {
+  writeFileSync(join(cwd, 'api-lint.yaml'), yaml);
+  try {
+    return await run(cwd, 'lint');
+  } finally {
+    rmSync(join(cwd, 'api-lint.yaml'));
+  }
+}
+
 describe('tsoperator lint', () => {
   let root = '';
   let project = '';
@@ -97,73 +107,55 @@ describe('tsoperator lint', () => {
   });
 
   it('api-lint.yaml turns a check off', async () => {
-    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  disable: [commentstart, optionalorrequired]\n');
-    try {
-      assert.equal(await run(broken, 'lint'), 0, output);
-      assert.doesNotMatch(output, /commentstart/);
-    } finally {
-      rmSync(join(broken, 'api-lint.yaml'));
-    }
+    assert.equal(
+      await lintWith(broken, 'linters:\n  disable: [commentstart, optionalorrequired]\n'),
+      0,
+      output,
+    );
+    assert.doesNotMatch(output, /commentstart/);
   });
 
   it('a check api-lint.yaml names that does not exist is an error, with the checks there are', async () => {
-    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  enable: [nofloat]\n');
-    try {
-      assert.equal(await run(broken, 'lint'), 1);
-      assert.match(
-        errors,
-        /api-lint\.yaml: linters\.enable: there is no check "nofloat"; the checks are commentstart, /,
-      );
-    } finally {
-      rmSync(join(broken, 'api-lint.yaml'));
-    }
+    assert.equal(await lintWith(broken, 'linters:\n  enable: [nofloat]\n'), 1);
+    assert.match(
+      errors,
+      /api-lint\.yaml: linters\.enable: there is no check "nofloat"; the checks are commentstart, /,
+    );
   });
 
   it("takes a settings block copied from a Kubebuilder project's .golangci.yml, noting what only Go has", async () => {
-    writeFileSync(
-      join(broken, 'api-lint.yaml'),
+    const yaml = [
+      'linters:',
+      '  enable: [nobools]',
+      '  disable: [commentstart, optionalorrequired, nomaps]',
+      'lintersConfig:',
+      '  conditions:',
+      '    isFirstField: Warn',
+      '    usePatchStrategy: Ignore',
+      '    useProtobuf: Ignore',
+      '  optionalfields:',
+      '    pointers:',
+      '      preference: WhenRequired',
+      '',
+    ];
+    assert.equal(await lintWith(broken, yaml.join('\n')), 0, errors);
+    assert.equal(
+      errors,
       [
-        'linters:',
-        '  enable: [nobools]',
-        '  disable: [commentstart, optionalorrequired, nomaps]',
-        'lintersConfig:',
-        '  conditions:',
-        '    isFirstField: Warn',
-        '    usePatchStrategy: Ignore',
-        '    useProtobuf: Ignore',
-        '  optionalfields:',
-        '    pointers:',
-        '      preference: WhenRequired',
+        'api-lint.yaml: conditions.useProtobuf has no meaning for TypeScript types; ignored',
+        'api-lint.yaml: conditions.usePatchStrategy has no meaning for TypeScript types; ignored',
+        'api-lint.yaml: optionalfields.pointers.preference has no meaning for TypeScript types; ignored',
         '',
       ].join('\n'),
     );
-    try {
-      assert.equal(await run(broken, 'lint'), 0, errors);
-      assert.equal(
-        errors,
-        [
-          'api-lint.yaml: conditions.useProtobuf has no meaning for TypeScript types; ignored',
-          'api-lint.yaml: conditions.usePatchStrategy has no meaning for TypeScript types; ignored',
-          'api-lint.yaml: optionalfields.pointers.preference has no meaning for TypeScript types; ignored',
-          '',
-        ].join('\n'),
-      );
-    } finally {
-      rmSync(join(broken, 'api-lint.yaml'));
-    }
   });
 
   it('enabling a kube-api-linter check tsoperator does not have is an error that says so', async () => {
-    writeFileSync(join(broken, 'api-lint.yaml'), 'linters:\n  enable: [nomaps]\n');
-    try {
-      assert.equal(await run(broken, 'lint'), 1);
-      assert.match(
-        errors,
-        /api-lint\.yaml: linters\.enable: tsoperator does not have kube-api-linter's check "nomaps" yet; remove it from the list/,
-      );
-    } finally {
-      rmSync(join(broken, 'api-lint.yaml'));
-    }
+    assert.equal(await lintWith(broken, 'linters:\n  enable: [nomaps]\n'), 1);
+    assert.match(
+      errors,
+      /api-lint\.yaml: linters\.enable: tsoperator does not have kube-api-linter's check "nomaps" yet; remove it from the list/,
+    );
   });
 
   it('--config reads another file; --format takes text or json only', async () => {
