@@ -10,28 +10,51 @@ export type CommandLine = readonly string[];
  * The commands that make a project from nothing as its PROJECT records it: init with its recorded
  * settings, `create api` for each resource in the order they were added, then `create webhook`
  * for each resource with webhooks (after every API, so that a conversion's spokes exist), the
- * optional plugins PROJECT records (`edit --plugins grafana`), then `manifests`. Run with one
- * tsoperator version, they give what that version generates for the project, without the user's
- * edits. Only flags every version has are used.
+ * optional plugins PROJECT records (`edit --plugins grafana`), then `manifests`. The webhooks of
+ * `singleGroupWebhooks` were made before the project turned multi-group, at the single-group path:
+ * each is replayed once its kind and its spokes exist, before the turn. Run with one tsoperator
+ * version, they give what that version generates for the project, without the user's edits. Only
+ * flags every version has are used.
  *
  * @example
  * ```ts
  * replayCommands(project)[0]; // ['init', '--domain', 'example.org', '--project-name', 'demo', ...]
  * ```
  */
-export function replayCommands(project: ProjectConfig): CommandLine[] {
+export function replayCommands(
+  project: ProjectConfig,
+  singleGroupWebhooks: readonly ResourceConfig[] = [],
+): CommandLine[] {
   const turnedMultigroup = multigroupTurn(project);
+  const early = turnedMultigroup === undefined ? [] : singleGroupWebhooks;
+  const earlyAfter = new Map<ResourceConfig, ResourceConfig[]>();
+  for (const resource of early) {
+    const last = lastNeeded(project, resource);
+    earlyAfter.set(last, [...(earlyAfter.get(last) ?? []), resource]);
+  }
   return [
     initCommand(project, project.multigroup && turnedMultigroup === undefined),
-    ...project.resources.map((resource) =>
+    ...project.resources.flatMap((resource) => [
       createApiCommand(project, resource, resource === turnedMultigroup),
-    ),
+      ...(earlyAfter.get(resource) ?? []).map(createWebhookCommand),
+    ]),
     ...project.resources.flatMap((resource) =>
-      resource.webhooks === undefined ? [] : [createWebhookCommand(resource)],
+      resource.webhooks === undefined || early.includes(resource) ? [] : [createWebhookCommand(resource)],
     ),
     ...(project.grafana === true ? [['edit', '--plugins', 'grafana']] : []),
     ['manifests'],
   ];
+}
+
+/** The last of a webhook's kind and its conversion's spokes in PROJECT: all exist after it. */
+function lastNeeded(project: ProjectConfig, resource: ResourceConfig): ResourceConfig {
+  const spokes = resource.webhooks?.spoke ?? [];
+  const needed = project.resources.filter(
+    (r) =>
+      r === resource ||
+      (r.group === resource.group && r.kind === resource.kind && spokes.includes(r.version)),
+  );
+  return needed.at(-1) ?? resource;
 }
 
 /**

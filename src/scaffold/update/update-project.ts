@@ -10,6 +10,7 @@ import { requireCommittedProject, requireGit } from './git-work-tree.ts';
 import { planUpdate, type UpdatePlan } from './plan-update.ts';
 import { replayCommands, type CommandLine } from './replay-commands.ts';
 import { replayProject } from './replay-project.ts';
+import { singleGroupWebhooks } from './single-group-webhooks.ts';
 import { writeUpdate } from './write-update.ts';
 import { currentPackage, otherPackage, type TsoperatorPackage } from './tsoperator-package.ts';
 import type { UpdateOptions } from './update-options.ts';
@@ -55,7 +56,7 @@ export async function updateProject(options: UpdateOptions, run: UpdateRun = {})
   const current = await currentPackage();
   const fromVersion =
     options.fromVersion ?? (options.from === undefined ? recordedVersion(project) : undefined);
-  const commands = replayCommands(project);
+  const commands = replayCommands(project, await singleGroupWebhooks(tree, project));
   const idle = (version: string): UpdateResult => ({
     fromVersion: version,
     toVersion: current.version,

@@ -120,3 +120,57 @@ test('a project made multi-group by its second group is replayed the same way, s
   assert.equal(fromInit[0]?.at(-1), '--multigroup', 'multi-group from init');
   assert.ok(fromInit.slice(1).every((command) => !command.includes('--multigroup')));
 });
+
+test('a webhook made before the project turned multi-group is replayed before the turn, at its single-group path', async () => {
+  const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
+  const [captain] = project.resources;
+  assert.ok(captain);
+  const early = { ...captain, webhooks: { webhookVersion: 'v1', defaulting: true } };
+  const frigate = {
+    ...early,
+    group: 'ship',
+    kind: 'Frigate',
+    plural: 'frigates',
+    path: 'src/api/ship/v1/frigate.types.ts',
+  };
+  const multigroup = { ...project, multigroup: true, resources: [early, frigate], grafana: false };
+  /** `create api Captain`, `init`: what each command makes. */
+  const kinds = (commands: readonly (readonly string[])[]): string[] =>
+    commands.map((command) => {
+      const kind = command.includes('--kind') ? command[command.indexOf('--kind') + 1] : undefined;
+      return [command[0], command[0] === 'create' ? command[1] : undefined, kind].filter(Boolean).join(' ');
+    });
+  assert.deepEqual(kinds(replayCommands(multigroup, [early])), [
+    'init',
+    'create api Captain',
+    'create webhook Captain',
+    'create api Frigate',
+    'create webhook Frigate',
+    'manifests',
+  ]);
+  assert.deepEqual(kinds(replayCommands(multigroup)).slice(1, 3), [
+    'create api Captain',
+    'create api Frigate',
+  ]);
+});
+
+test("a conversion webhook made before the turn waits for its spokes' APIs", async () => {
+  const project = parseProjectFile(await readFile(join(TESTDATA_DIR, 'project-v4', 'PROJECT'), 'utf8'));
+  const [captain] = project.resources;
+  assert.ok(captain);
+  const hub = { ...captain, webhooks: { webhookVersion: 'v1', conversion: true, spoke: ['v2'] } };
+  const spoke = { ...captain, version: 'v2', webhooks: undefined, path: 'src/api/v2/captain.types.ts' };
+  const frigate = { ...spoke, group: 'ship', version: 'v1', kind: 'Frigate', plural: 'frigates' };
+  const multigroup = {
+    ...project,
+    multigroup: true,
+    resources: [hub, spoke, { ...frigate, path: 'src/api/ship/v1/frigate.types.ts' }],
+    grafana: false,
+  };
+  const commands = replayCommands(multigroup, [hub]);
+  assert.deepEqual(
+    commands.slice(1, 5).map((command) => command.slice(0, 2).join(' ')),
+    ['create api', 'create api', 'create webhook', 'create api'],
+  );
+  assert.equal(commands[2]?.[5], 'v2', 'the spoke is created before the hub webhook');
+});
