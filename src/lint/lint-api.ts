@@ -11,7 +11,10 @@ export interface LintResult {
   readonly checks: readonly string[];
   /** How many named types were linted: 0 when the project has no API yet. */
   readonly types: number;
-  /** The settings read but ignored (kube-api-linter's about Go alone), one line each, for stderr. */
+  /**
+   * The settings ignored (kube-api-linter's about Go alone, or for its checks tsoperator does not
+   * have), one line each, for stderr.
+   */
   readonly notes: readonly string[];
 }
 
