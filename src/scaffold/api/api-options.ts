@@ -58,6 +58,8 @@ export interface ApiPaths {
   /** The Deployment and Service of a kind made with `--image`, beside its controller. */
   readonly controllerResources: string;
   readonly controllerTest: string;
+  /** The end-to-end test of a kind made with `--image`: the manager, deployed, runs its sample. */
+  readonly e2eTest: string;
   readonly sample: string;
   /** `config/rbac/<prefix>` + `admin_role.yaml` etc. */
   readonly rolePrefix: string;

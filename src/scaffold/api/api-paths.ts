@@ -19,6 +19,8 @@ export function apiPaths(project: ProjectConfig, resource: ResourceConfig): ApiP
     controller: `src/controllers/${groupDir}${kindLower}.controller.ts`,
     controllerResources: `src/controllers/${groupDir}${kindLower}.resources.ts`,
     controllerTest: `test/controllers/${groupDir}${kindLower}.controller.test.ts`,
+    // Not *.test.ts: `npm test` leaves the slower end-to-end suite to `npm run test:e2e`.
+    e2eTest: `test/e2e/${groupDir}${kindLower}.e2e.ts`,
     sample: `config/samples/${groupPrefix}${resource.version}_${kindLower}.yaml`,
     rolePrefix: `config/rbac/${project.multigroup ? groupPrefix : ''}${kindLower}_`,
     crdBase: `bases/${qualifiedGroup(resource)}_${resource.plural}.yaml`,

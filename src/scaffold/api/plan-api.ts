@@ -97,6 +97,7 @@ async function stageController(
   await render(tree, variant(data, 'controller.test.ts'), paths.controllerTest, data);
   if (data(MAIN_FILE).deployImage) {
     await render(tree, variant(data, 'resources.ts'), paths.controllerResources, data);
+    await render(tree, 'deploy-image/e2e.ts', paths.e2eTest, data);
   }
   const { importLine, registration, registrationStart } = controllerRegistration(kind, paths.controller);
   await tree.insert(MAIN_FILE, 'imports', importLine);

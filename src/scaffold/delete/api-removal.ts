@@ -73,7 +73,7 @@ async function lastInFolder(
 }
 
 function addControllerRemoval(removal: Removal, resource: ResourceConfig, paths: ApiPaths): void {
-  removal.files.push(paths.controller, paths.controllerTest, paths.controllerResources);
+  removal.files.push(paths.controller, paths.controllerTest, paths.controllerResources, paths.e2eTest);
   const { className, importLine, registration, registrationStart } = controllerRegistration(
     resource.kind,
     paths.controller,
