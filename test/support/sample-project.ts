@@ -12,13 +12,19 @@ export const TESTDATA_DIR = join(repoRoot, 'testdata');
 /** What a local build or install left in a sample project: not part of it, and never copied. */
 const LOCAL_OUTPUT = new Set(['node_modules', 'dist']);
 
+/** What a sample's CI runs besides install, build, lint and `npm test`. */
+export interface SampleProjectChecks {
+  /** `npm run test:e2e`: one control plane with a node per kind that runs an image. */
+  readonly e2e?: boolean;
+}
+
 /**
  * The CI of one sample project under testdata/, as its user runs it: a copy (the committed files
  * stay as they are) gets tsoperator packed from this checkout (`npm run build` first), then
  * builds, lints (with type information) and passes its own tests on envtest, whose binaries come
  * from the shared cache. Its committed manifests must be what its markers generate.
  */
-export function describeSampleProject(name: string): void {
+export function describeSampleProject(name: string, checks: SampleProjectChecks = {}): void {
   describe(`testdata/${name} installs, builds, lints and passes its tests`, () => {
     let root = '';
     let project = '';
@@ -57,5 +63,13 @@ export function describeSampleProject(name: string): void {
       assert.match(output, /ℹ fail 0/);
       assert.doesNotMatch(output, /ℹ pass 0\b/);
     });
+
+    if (checks.e2e === true) {
+      it('npm run test:e2e: the built manager as its ServiceAccount, its samples end to end', async () => {
+        const output = await run('npm', ['run', 'test:e2e']);
+        assert.match(output, /ℹ fail 0/);
+        assert.doesNotMatch(output, /ℹ pass 0\b/);
+      });
+    }
   });
 }
