@@ -66,7 +66,7 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
   const data = (target: string): ApiTemplateData =>
     templateData(project, resource, paths, target, deployImage);
   if (resource.api) await stageTypes(tree, paths, data);
-  if (resource.controller) await stageController(tree, paths, data);
+  if (resource.controller) await stageController(tree, resource, paths, data);
   return { changes: finishPlan(tree), defaultsTaken, resource };
 }
 
@@ -89,17 +89,22 @@ async function stageTypes(
 
 async function stageController(
   tree: StagingTree,
+  resource: ResourceConfig,
   paths: ApiPaths,
   data: (target: string) => ApiTemplateData,
 ): Promise<void> {
-  const { kind } = data(MAIN_FILE);
   await render(tree, variant(data, 'controller.ts'), paths.controller, data);
   await render(tree, variant(data, 'controller.test.ts'), paths.controllerTest, data);
   if (data(MAIN_FILE).deployImage) {
     await render(tree, variant(data, 'resources.ts'), paths.controllerResources, data);
     await render(tree, 'deploy-image/e2e.ts', paths.e2eTest, data);
   }
-  const { importLine, registration, registrationStart } = controllerRegistration(kind, paths.controller);
+  const main = (await tree.read(MAIN_FILE)) ?? '';
+  const { importLine, registration, registrationStart } = controllerRegistration(
+    resource,
+    paths.controller,
+    main,
+  );
   await tree.insert(MAIN_FILE, 'imports', importLine);
   // A registration written by an older tsoperator, in another form, is still the registration.
   await tree.insert(MAIN_FILE, 'controllers', registration, registrationStart);

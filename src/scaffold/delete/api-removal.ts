@@ -19,17 +19,17 @@ import type { Removal } from './removal.ts';
 /**
  * What `create api` made for the resource: its types, sample and their entries; the kind's roles
  * and CRD when this is its last version; the version's groupversion-info when no other kind is in
- * its folder; its controller, test and main.ts lines.
+ * its folder; its controller, test and main.ts lines (as `on.main`, main.ts's text, names them).
  */
 export async function addApiRemoval(
   removal: Removal,
-  root: string,
+  on: { readonly root: string; readonly main: string },
   project: ProjectConfig,
   resource: ResourceConfig,
 ): Promise<void> {
   const paths = apiPaths(project, resource);
-  if (resource.api) await addTypesRemoval(removal, root, project, resource, paths);
-  if (resource.controller) addControllerRemoval(removal, resource, paths);
+  if (resource.api) await addTypesRemoval(removal, on.root, project, resource, paths);
+  if (resource.controller) addControllerRemoval(removal, resource, paths, on.main);
 }
 
 async function addTypesRemoval(
@@ -72,11 +72,17 @@ async function lastInFolder(
   return names.every((name) => scaffolded.has(name));
 }
 
-function addControllerRemoval(removal: Removal, resource: ResourceConfig, paths: ApiPaths): void {
+function addControllerRemoval(
+  removal: Removal,
+  resource: ResourceConfig,
+  paths: ApiPaths,
+  main: string,
+): void {
   removal.files.push(paths.controller, paths.controllerTest, paths.controllerResources, paths.e2eTest);
   const { className, importLine, registration, registrationStart } = controllerRegistration(
-    resource.kind,
+    resource,
     paths.controller,
+    main,
   );
   removal.snippets.push(
     { path: MAIN_FILE, marker: 'imports', snippet: importLine },

@@ -1,5 +1,6 @@
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import { PROJECT_FILE, renderProjectFile } from '../../project/project-file.ts';
+import { MAIN_FILE } from '../api/controller-registration.ts';
 import { readProject } from '../read-project.ts';
 import { StagingTree } from '../staging-tree.ts';
 import { addApiRemoval } from './api-removal.ts';
@@ -30,8 +31,9 @@ export async function planDeleteApi(options: DeleteApiOptions, now = new Date())
   const resource = findDeletedResource(project, options, defaultsTaken);
   await checkDeletable(project, resource, tree);
   const removal = newRemoval();
-  await addApiRemoval(removal, options.dir, project, resource);
-  await addWebhookRemoval(removal, project, resource);
+  const main = (await tree.read(MAIN_FILE)) ?? '';
+  await addApiRemoval(removal, { root: options.dir, main }, project, resource);
+  await addWebhookRemoval(removal, main, project, resource);
   const folder = `${KEEP_ASIDE_DIR}/${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
   const keptAside = await stageRemoval(tree, removal, { force: options.force, folder });
   const deleted = tree.changes().filter((change) => change.action === 'delete');

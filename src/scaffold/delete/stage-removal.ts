@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.ts';
 import type { Change } from '../change.ts';
+import { bindsName } from '../api/main-import.ts';
 import { removeSnippet } from '../snippet-remove.ts';
 import type { StagingTree } from '../staging-tree.ts';
 import type { Removal, SnippetRemoval } from './removal.ts';
@@ -54,10 +55,10 @@ async function stageSnippetRemoval(tree: StagingTree, removal: SnippetRemoval): 
   const text = await tree.read(removal.path);
   if (text === undefined) return;
   const result = removeSnippet(text, removal.snippet, removal.sameWhen);
-  if (result.kind === 'removed' && namedIn(result.text, removal.binding)) {
+  if (result.kind === 'removed' && removal.binding !== undefined && bindsName(result.text, removal.binding)) {
     tree.requireManual(
       removal.path,
-      `left in place: ${removal.binding ?? ''} is still imported there, from another file (a kind of the ` +
+      `left in place: ${removal.binding} is still imported there, from another file (a kind of the ` +
         `same name in another group?), so the line may be that one's; if it is this kind's, remove by hand:\n${removal.snippet}`,
     );
     return;
@@ -70,9 +71,4 @@ async function stageSnippetRemoval(tree: StagingTree, removal: SnippetRemoval): 
     removal.path,
     `not found as tsoperator wrote it; if it is still there in another form, remove by hand:\n${removal.snippet}`,
   );
-}
-
-/** Whether `text` still names the identifier `binding` (none given: it does not). */
-function namedIn(text: string, binding: string | undefined): boolean {
-  return binding !== undefined && new RegExp(`\\b${binding}\\b`).test(text);
 }

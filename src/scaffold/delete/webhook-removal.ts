@@ -28,6 +28,7 @@ const WEBHOOK_MANIFESTS = 'config/webhook/manifests.yaml';
  */
 export async function addWebhookRemoval(
   removal: Removal,
+  main: string,
   project: ProjectConfig,
   resource: ResourceConfig,
 ): Promise<void> {
@@ -38,7 +39,7 @@ export async function addWebhookRemoval(
   for (const version of webhooks.spoke ?? []) {
     removal.files.push(conversionPath(project, { ...resource, version }));
   }
-  const { setupName, importLine, call } = webhookRegistration(resource.kind, resource.version, paths.setup);
+  const { setupName, importLine, call } = webhookRegistration(resource, paths.setup, main);
   removal.snippets.push(
     { path: MAIN_FILE, marker: 'imports', snippet: importLine },
     { path: MAIN_FILE, marker: 'controllers', snippet: call, binding: setupName },

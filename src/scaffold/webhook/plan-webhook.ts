@@ -80,6 +80,7 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
     );
   const data = templateData(project, resource, requested, MAIN_FILE, shapeOf);
   await stageWebhookCode(tree, data, render);
+  await stageWebhookRegistration(tree, resource, data.paths.setup);
   await stageWebhookConfig(tree, data, render);
   // The test covers every webhook of the kind, so each new type updates it (kept when edited).
   const all: WebhookTypes = {
@@ -166,7 +167,16 @@ async function stageWebhookCode(
     ]);
   }
   if (data.conversion) await stageConversion(tree, data, render, register);
-  const { importLine, call } = webhookRegistration(kind, data.version, paths.setup);
+}
+
+/** The setup function's import and call in main.ts. */
+async function stageWebhookRegistration(
+  tree: StagingTree,
+  resource: ResourceConfig,
+  setupPath: string,
+): Promise<void> {
+  const main = (await tree.read(MAIN_FILE)) ?? '';
+  const { importLine, call } = webhookRegistration(resource, setupPath, main);
   await tree.insert(MAIN_FILE, 'imports', importLine);
   // Beside the controllers' registrations, as Kubebuilder's main.go sets webhooks up after them.
   await tree.insert(MAIN_FILE, 'controllers', call);

@@ -36,6 +36,60 @@ async function inWebAppProject(
   });
 }
 
+/** The main.ts lines of Captain's controller and webhooks in each group: crew's first, ship's aliased. */
+const CAPTAIN_LINES = {
+  crew: [
+    "import { CaptainReconciler } from './controllers/crew/captain.controller.ts';",
+    "import { setupCaptainV1Webhooks } from './webhooks/crew/v1/captain.webhook.ts';",
+    'new CaptainReconciler(mgr.client, mgr.events).setup(mgr);',
+    'setupCaptainV1Webhooks(mgr);',
+  ],
+  ship: [
+    "import { CaptainReconciler as ShipCaptainReconciler } from './controllers/ship/captain.controller.ts';",
+    "import { setupCaptainV1Webhooks as setupShipCaptainV1Webhooks } from './webhooks/ship/v1/captain.webhook.ts';",
+    'new ShipCaptainReconciler(mgr.client, mgr.events).setup(mgr);',
+    'setupShipCaptainV1Webhooks(mgr);',
+  ],
+} as const;
+
+/** A multi-group project just initialised (its files returned), then Captain in crew/v1 and ship/v1, each with webhooks. */
+async function inTwoCaptainsProject(
+  body: (dir: string, init: Map<string, string>) => Promise<void>,
+): Promise<void> {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir, { multigroup: true });
+    const init = await snapshotFolder(dir);
+    for (const group of ['crew', 'ship']) {
+      await createApi(dir, { group, version: 'v1', kind: 'Captain' });
+      await regenerateManifests(dir);
+      await scaffoldWebhook({ dir, group, version: 'v1', kind: 'Captain', ...WEBHOOKS }, { dryRun: false });
+    }
+    const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
+    assert.deepEqual(registrationLines(main), [...CAPTAIN_LINES.crew, ...CAPTAIN_LINES.ship].sort());
+    await body(dir, init);
+  });
+}
+
+/** `delete api` of Captain in `group`, checked to leave main.ts nothing to do by hand. */
+async function deleteCaptain(dir: string, group: string): Promise<void> {
+  const plan = await deleteApi(
+    { dir, group, version: 'v1', kind: 'Captain', force: false },
+    { dryRun: false },
+  );
+  assert.deepEqual(
+    plan.changes.filter((c) => c.action === 'manual'),
+    [],
+  );
+}
+
+/** The lines of main.ts that import or register a Captain, sorted. */
+function registrationLines(main: string): string[] {
+  return main
+    .split('\n')
+    .filter((line) => /Captain/.test(line))
+    .sort();
+}
+
 async function edit(dir: string, path: string, change: (text: string) => string): Promise<void> {
   await writeFile(join(dir, path), change(await readFile(join(dir, path), 'utf8')));
 }
@@ -196,11 +250,32 @@ describe('delete api', () => {
     });
   });
 
-  it('leaves the registration of a kind of the same name in another group, which main.ts still imports', async () => {
+  for (const [first, second] of [
+    ['crew', 'ship'],
+    ['ship', 'crew'],
+  ] as const) {
+    it(`of Captain in ${first}, then in ${second}, beside each other: each takes out its own main.ts lines`, async () => {
+      await inTwoCaptainsProject(async (dir, init) => {
+        await deleteCaptain(dir, first);
+        const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
+        assert.deepEqual(registrationLines(main), [...CAPTAIN_LINES[second]].sort());
+        await deleteCaptain(dir, second);
+        assert.equal(await readFile(join(dir, 'src/main.ts'), 'utf8'), init.get('src/main.ts'));
+      });
+    });
+  }
+
+  it('leaves a registration main.ts still imports from another file (an older same-named import)', async () => {
     await inEmptyProjectFolder(async (dir) => {
       await initProject(dir, { multigroup: true });
       await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp' });
       await createApi(dir, { group: 'other', version: 'v1', kind: 'WebApp' });
+      // As an older tsoperator wrote it: both classes imported under one name.
+      await edit(dir, 'src/main.ts', (text) =>
+        text
+          .replace('WebAppReconciler as OtherWebAppReconciler', 'WebAppReconciler')
+          .replace('new OtherWebAppReconciler(', 'new WebAppReconciler('),
+      );
       const plan = await deleteApi({ dir, group: 'other', kind: 'WebApp', force: false }, { dryRun: false });
       const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
       assert.match(
