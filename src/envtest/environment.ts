@@ -109,6 +109,7 @@ export class Environment {
           ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
         })
       ).dir;
+    checkBinaries(binDir, options);
     const reaper = new Reaper();
     const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));
     reaper.watchDir(dir);
@@ -121,9 +122,8 @@ export class Environment {
         organizations: ['system:masters'],
         usage: 'client',
       });
-      const etcd = await retryOnPortConflict(() => startEtcd(binDir, dir, options.etcdArgs));
+      const etcd = await retryOnPortConflict(() => startEtcd(binDir, dir, options.etcdArgs, reaper));
       processes.push(etcd.process);
-      reaper.watchProcess(etcd.process.pid);
       const apiServer = await startApiServerWithRetry(
         binDir,
         dir,
@@ -214,8 +214,8 @@ export class Environment {
       admin: this.#adminIdentity,
       port,
       extraArgs: options.extraArgs ?? this.#options.apiServerArgs ?? [],
+      reaper: this.#reaper,
     });
-    this.#reaper.watchProcess(this.#apiServer.process.pid);
   }
 
   /** Stops every process this environment started and removes its folder. Safe to call twice. */
@@ -259,32 +259,36 @@ export class Environment {
       ...(settings.controllers ?? DEFAULT_CONTROLLERS),
       ...(this.#options.nodes ? NODE_CONTROLLERS : []),
     ];
-    this.#controllerManager = await startKubeControllerManager({
-      binDir: this.binDir,
-      kubeconfigPath: this.kubeconfigPath,
-      serviceAccountKeyFile: this.#apiServer.serviceAccountKeyFile,
-      caFile: this.#apiServer.caFile,
-      tls: this.#adminTls(),
-      controllers: [...new Set(controllers)],
-    });
-    this.#reaper.watchProcess(this.#controllerManager.pid);
+    this.#controllerManager = await retryOnPortConflict(() =>
+      startKubeControllerManager({
+        binDir: this.binDir,
+        kubeconfigPath: this.kubeconfigPath,
+        serviceAccountKeyFile: this.#apiServer.serviceAccountKeyFile,
+        caFile: this.#apiServer.caFile,
+        tls: this.#adminTls(),
+        controllers: [...new Set(controllers)],
+        reaper: this.#reaper,
+      }),
+    );
   }
 
   async #startNodes(count: number): Promise<void> {
-    const missing = missingBinaries(this.binDir, NODE_BINARIES);
-    if (missing.length > 0) {
-      throw new TsoperatorError(
-        `${this.binDir} lacks ${missing.join(', ')}, which an environment with nodes runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use\` to build them.`,
-      );
-    }
-    this.#scheduler = await startKubeScheduler({
-      binDir: this.binDir,
-      kubeconfigPath: this.kubeconfigPath,
-      tls: this.#adminTls(),
-    });
-    this.#reaper.watchProcess(this.#scheduler.pid);
-    this.#kwok = await startKwok({ binDir: this.binDir, kubeconfigPath: this.kubeconfigPath, dir: this.dir });
-    this.#reaper.watchProcess(this.#kwok.pid);
+    this.#scheduler = await retryOnPortConflict(() =>
+      startKubeScheduler({
+        binDir: this.binDir,
+        kubeconfigPath: this.kubeconfigPath,
+        tls: this.#adminTls(),
+        reaper: this.#reaper,
+      }),
+    );
+    this.#kwok = await retryOnPortConflict(() =>
+      startKwok({
+        binDir: this.binDir,
+        kubeconfigPath: this.kubeconfigPath,
+        dir: this.dir,
+        reaper: this.#reaper,
+      }),
+    );
     const names = Array.from({ length: count }, (_, i) => fakeNodeName(i));
     await createFakeNodes(this.kubeConfig, names, this.#kwok);
     this.#nodeNames = names;
@@ -294,6 +298,22 @@ export class Environment {
 /** Shorthand for `Environment.start(options)`. */
 export function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
   return Environment.start(options);
+}
+
+/**
+ * Fails before anything starts when `binDir` lacks a binary `options` need: a folder made where Go
+ * was not has no kube-controller-manager, kube-scheduler or kwok.
+ */
+function checkBinaries(binDir: string, options: EnvironmentOptions): void {
+  const wanted = [
+    ...(options.controllerManager || options.nodes ? (['kube-controller-manager'] as const) : []),
+    ...(options.nodes ? NODE_BINARIES : []),
+  ];
+  const missing = missingBinaries(binDir, wanted);
+  if (missing.length === 0) return;
+  throw new TsoperatorError(
+    `${binDir} lacks ${missing.join(', ')}, which this environment runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use\` to build them.`,
+  );
 }
 
 async function writeUser(dir: string, name: string, kubeConfig: KubeConfig): Promise<User> {
@@ -312,9 +332,7 @@ function startApiServerWithRetry(
   extraArgs: readonly string[] | undefined,
   reaper: Reaper,
 ): Promise<KubeApiServer> {
-  return retryOnPortConflict(async () => {
-    const server = await startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [] });
-    reaper.watchProcess(server.process.pid);
-    return server;
-  });
+  return retryOnPortConflict(() =>
+    startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [], reaper }),
+  );
 }

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ManagedProcess } from './process.ts';
+import { ManagedProcess, type Reaper } from './process.ts';
 import { freePort } from './ports.ts';
 import { waitUntilReady } from './wait.ts';
 
@@ -14,6 +14,7 @@ export async function startEtcd(
   binDir: string,
   dataDir: string,
   extraArgs: readonly string[] = [],
+  reaper?: Reaper,
 ): Promise<Etcd> {
   // A retried start must not find the data of a member that never ran.
   await rm(join(dataDir, 'etcd'), { recursive: true, force: true });
@@ -32,7 +33,7 @@ export async function startEtcd(
     '--log-level=warn',
     ...extraArgs,
   ];
-  const process = new ManagedProcess('etcd', join(binDir, 'etcd'), args);
+  const process = new ManagedProcess('etcd', join(binDir, 'etcd'), args, { reaper });
   await waitUntilReady(process, async () => (await fetch(`${url}/health`)).ok, 30_000);
   return { url, process };
 }

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CertificateAuthority, CertKeyPair } from '../runtime/tls/certificate-authority.ts';
-import { ManagedProcess } from './process.ts';
+import { ManagedProcess, type Reaper } from './process.ts';
 import { freePort } from './ports.ts';
 import { httpsStatus } from './probe.ts';
 import { waitUntilReady } from './wait.ts';
@@ -26,6 +26,8 @@ export interface KubeApiServerOptions {
   port?: number;
   extraArgs?: readonly string[];
   startTimeoutMs?: number;
+  /** Watches the process from its spawn. */
+  reaper?: Reaper;
 }
 
 /**
@@ -58,7 +60,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     '--profiling=false',
     ...(options.extraArgs ?? []),
   ];
-  const process = new ManagedProcess('kube-apiserver', join(options.binDir, 'kube-apiserver'), args);
+  const process = new ManagedProcess('kube-apiserver', join(options.binDir, 'kube-apiserver'), args, {
+    reaper: options.reaper,
+  });
   const url = `https://127.0.0.1:${port}`;
   const tls = { ca: options.ca.cert, cert: options.admin.cert, key: options.admin.key };
   await waitUntilReady(

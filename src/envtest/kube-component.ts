@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ManagedProcess } from './process.ts';
+import { ManagedProcess, type Reaper } from './process.ts';
 import type { ClientTls } from './probe.ts';
 import { httpsStatus } from './probe.ts';
 import { freePort } from './ports.ts';
@@ -11,6 +11,8 @@ export interface KubeComponentOptions {
   tls: ClientTls;
   /** Flags of this component, after the shared ones. */
   args: readonly string[];
+  /** Watches the process from its spawn. */
+  reaper?: Reaper;
 }
 
 /**
@@ -31,7 +33,9 @@ export async function startKubeComponent(
     `--secure-port=${port}`,
     ...options.args,
   ];
-  const process = new ManagedProcess(name, join(options.binDir, name), args);
+  const process = new ManagedProcess(name, join(options.binDir, name), args, {
+    reaper: options.reaper,
+  });
   await waitUntilReady(
     process,
     async () =>

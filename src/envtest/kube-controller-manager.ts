@@ -1,4 +1,4 @@
-import type { ManagedProcess } from './process.ts';
+import type { ManagedProcess, Reaper } from './process.ts';
 import type { ClientTls } from './probe.ts';
 import { startKubeComponent } from './kube-component.ts';
 
@@ -28,6 +28,7 @@ export interface KubeControllerManagerOptions {
   tls: ClientTls;
   controllers?: readonly string[];
   extraArgs?: readonly string[];
+  reaper?: Reaper;
 }
 
 /** Starts kube-controller-manager against the test API server and waits for its /healthz. */
@@ -36,6 +37,7 @@ export function startKubeControllerManager(options: KubeControllerManagerOptions
     binDir: options.binDir,
     kubeconfigPath: options.kubeconfigPath,
     tls: options.tls,
+    reaper: options.reaper,
     args: [
       `--controllers=${(options.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
       `--service-account-private-key-file=${options.serviceAccountKeyFile}`,

@@ -1,4 +1,4 @@
-import type { ManagedProcess } from './process.ts';
+import type { ManagedProcess, Reaper } from './process.ts';
 import type { ClientTls } from './probe.ts';
 import { startKubeComponent } from './kube-component.ts';
 
@@ -6,6 +6,7 @@ export interface KubeSchedulerOptions {
   binDir: string;
   kubeconfigPath: string;
   tls: ClientTls;
+  reaper?: Reaper;
 }
 
 /** Starts kube-scheduler, which binds the test API server's Pods to its nodes, and waits for its /healthz. */

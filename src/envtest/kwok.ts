@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { KWOK_STAGES_FILE } from './kwok-release.ts';
-import { ManagedProcess } from './process.ts';
+import { ManagedProcess, type Reaper } from './process.ts';
 import { httpStatus } from './probe.ts';
 import { freePort } from './ports.ts';
 import { waitUntilReady } from './wait.ts';
@@ -14,6 +14,8 @@ export interface KwokOptions {
   kubeconfigPath: string;
   /** The environment's folder; kwok's own work folder goes in it. */
   dir: string;
+  /** Watches the process from its spawn. */
+  reaper?: Reaper;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function startKwok(options: KwokOptions): Promise<ManagedProcess> {
   const process = new ManagedProcess('kwok', join(options.binDir, 'kwok'), args, {
     // kwok also reads a kwok.yaml from its work folder, ~/.kwok unless told: keep a user's out.
     env: { ...globalThis.process.env, KWOK_WORKDIR: join(options.dir, 'kwok') },
+    reaper: options.reaper,
   });
   await waitUntilReady(
     process,

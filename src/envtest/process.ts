@@ -18,7 +18,7 @@ export class ManagedProcess {
     name: string,
     command: string,
     args: readonly string[],
-    options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+    options: { cwd?: string; env?: NodeJS.ProcessEnv; reaper?: Reaper } = {},
   ) {
     this.name = name;
     // detached: the process leads its own group, so stop() and the reaper can end its children too.
@@ -28,8 +28,12 @@ export class ManagedProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    // A spawn failure is reported by the throw below; unheard, its 'error' event would crash the process.
+    this.#child.on('error', () => undefined);
     if (this.#child.pid === undefined) throw new Error(`could not start ${command}`);
     this.pid = this.#child.pid;
+    // Watched from its spawn, so a test process killed while this one starts leaves it to the reaper.
+    options.reaper?.watchProcess(this.pid);
     this.#child.stdout?.on('data', (chunk: Buffer) => this.#keep(chunk));
     this.#child.stderr?.on('data', (chunk: Buffer) => this.#keep(chunk));
     this.exited = once(this.#child, 'exit').then(([code, signal]) =>

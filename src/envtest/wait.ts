@@ -4,7 +4,7 @@ import type { ManagedProcess } from './process.ts';
 
 /**
  * Polls `ready` every 100 ms until it returns true. Fails with the process's last output when the
- * process exits first or the time runs out.
+ * process exits first or the time runs out; then the process is stopped, as no caller has it yet.
  */
 export async function waitUntilReady(
   process: ManagedProcess,
@@ -21,7 +21,7 @@ export async function waitUntilReady(
     if (await ready().catch(() => false)) return;
     await sleep(100);
   }
-  throw new TsoperatorError(
-    `${process.name} was not ready after ${timeoutMs / 1000} s:\n${process.output()}`,
-  );
+  const output = process.output();
+  await process.stop();
+  throw new TsoperatorError(`${process.name} was not ready after ${timeoutMs / 1000} s:\n${output}`);
 }
