@@ -65,6 +65,7 @@ test('the commands that remake project-v4 from its PROJECT, APIs before webhooks
       'v2',
     ],
     ['create', 'webhook', ...crew('v1', 'Memcached'), '--defaulting', '--programmatic-validation'],
+    ['edit', '--plugins', 'grafana'],
     ['manifests'],
   ]);
 });
