@@ -9,7 +9,8 @@ import { snapshotFolder } from '../support/folder-snapshot.ts';
 import { repoRoot, runTsoperatorSource, type CliResult } from '../support/cli.ts';
 
 /*
- * `tsoperator edit --plugins grafana` in a copy of testdata/project-v4, and `init --plugins grafana`
+ * `tsoperator edit --plugins grafana` in a copy of testdata/project-v4-multigroup (project-v4 has the
+ * plugin already), and `init --plugins grafana`
  * in an empty folder: the files Kubebuilder's grafana plugin writes, the plugin in PROJECT.
  */
 const RUNTIME = 'grafana/controller-runtime-metrics.json';
@@ -31,7 +32,7 @@ function edit(...args: string[]): Promise<CliResult> {
 describe('tsoperator edit --plugins grafana', () => {
   before(async () => {
     project = await mkdtemp(join(tmpdir(), 'tsoperator-grafana-'));
-    await cp(join(repoRoot, 'testdata', 'project-v4'), project, { recursive: true });
+    await cp(join(repoRoot, 'testdata', 'project-v4-multigroup'), project, { recursive: true });
   });
   after(() => rm(project, { recursive: true, force: true }));
 
