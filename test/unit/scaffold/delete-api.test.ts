@@ -148,6 +148,14 @@ describe('delete api', () => {
     await inWebAppProject(async (dir, init) => {
       await edit(dir, 'src/api/v1/webapp.types.ts', (text) => `${text}\n// mine\n`);
       const mine = await readFile(join(dir, 'src/api/v1/webapp.types.ts'), 'utf8');
+      const dryRun = await deleteWebApp(dir, { force: true }, true);
+      // The real run's folder is stamped with its own time: the dry run cannot know it.
+      assert.equal(dryRun.keptAsideIn, '.tsoperator/deleted/<time of the run>');
+      assert.ok(
+        dryRun.changes.some(
+          (c) => c.path === '.tsoperator/deleted/<time of the run>/src/api/v1/webapp.types.ts',
+        ),
+      );
       const plan = await deleteWebApp(dir, { force: true });
       assert.match(plan.keptAsideIn ?? '', /^\.tsoperator\/deleted\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
       const after = await snapshotFolder(dir);
@@ -285,6 +293,26 @@ describe('delete api', () => {
       assert.match(main, /^new WebAppReconciler\(mgr\.client, mgr\.events\)\.setup\(mgr\);$/m);
       assert.doesNotMatch(main, /controllers\/other\//);
       assert.ok(plan.changes.some((c) => c.action === 'manual' && c.note?.includes('left in place')));
+    });
+  });
+
+  it('refuses, writing nothing, when a kustomization that stays lists a file it deletes in another spelling', async () => {
+    await inWebAppProject(async (dir) => {
+      await edit(dir, 'config/samples/kustomization.yaml', (text) =>
+        text.replace('- demo_v1_webapp.yaml', '- "demo_v1_webapp.yaml"'),
+      );
+      await edit(dir, 'config/crd/kustomization.yaml', (text) =>
+        text.replace('- bases/demo.example.org_webapps.yaml', '- ./bases/demo.example.org_webapps.yaml'),
+      );
+      const before = await snapshotFolder(dir);
+      await assert.rejects(
+        deleteWebApp(dir),
+        (err: unknown) =>
+          err instanceof TsoperatorError &&
+          err.message.includes('config/samples/kustomization.yaml: demo_v1_webapp.yaml') &&
+          err.message.includes('config/crd/kustomization.yaml: ./bases/demo.example.org_webapps.yaml'),
+      );
+      assert.deepEqual(await snapshotFolder(dir), before);
     });
   });
 
