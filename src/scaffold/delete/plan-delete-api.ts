@@ -12,19 +12,19 @@ import { newRemoval } from './removal.ts';
 import { stageManifests } from './stage-manifests.ts';
 import { stageRemoval } from './stage-removal.ts';
 import { addWebhookRemoval } from './webhook-removal.ts';
-import { KEEP_ASIDE_DIR } from './keep-aside-dir.ts';
 
 /**
  * The changes `tsoperator delete api` makes, the inverse of `create api` and `create webhook`: the
- * resource's files deleted, the scaffold's lines taken out of those that stay, the resource out of
- * PROJECT, and the manifests as the remaining sources generate them.
+ * resource's files deleted (under --force, a copy of each the user changed kept in `folder`), the
+ * scaffold's lines taken out of those that stay, the resource out of PROJECT, and the manifests as
+ * the remaining sources generate them.
  *
  * @example
  * ```ts
- * const { changes } = await planDeleteApi({ dir: '.', group: 'crew', version: 'v1', kind: 'Captain', force: false });
+ * const { changes } = await planDeleteApi({ dir: '.', kind: 'Captain', force: false }, keepAsideFolder(new Date()));
  * ```
  */
-export async function planDeleteApi(options: DeleteApiOptions, now = new Date()): Promise<DeleteApiPlan> {
+export async function planDeleteApi(options: DeleteApiOptions, folder: string): Promise<DeleteApiPlan> {
   const tree = await StagingTree.open(options.dir);
   const project = await readProject(tree);
   const defaultsTaken: string[] = [];
@@ -34,7 +34,6 @@ export async function planDeleteApi(options: DeleteApiOptions, now = new Date())
   const main = (await tree.read(MAIN_FILE)) ?? '';
   await addApiRemoval(removal, { root: options.dir, main }, project, resource);
   await addWebhookRemoval(removal, main, project, resource);
-  const folder = `${KEEP_ASIDE_DIR}/${now.toISOString().slice(0, 19).replaceAll(':', '-')}Z`;
   const keptAside = await stageRemoval(tree, removal, { force: options.force, folder });
   const deleted = tree.changes().filter((change) => change.action === 'delete');
   await checkNoImporters(tree, new Set(deleted.map((change) => change.path)));
