@@ -38,6 +38,9 @@ test('create api --image records the options in PROJECT and defaults the spec fr
     assert.equal(spec.properties['replicas']?.default, 1);
     assert.equal(spec.properties['replicas']?.minimum, 0);
     assert.ok(files.has('src/controllers/webapp.resources.ts'));
+    // Named *.e2e.ts so that `npm test`'s *.test.ts leaves it to `npm run test:e2e`.
+    assert.match(files.get('test/e2e/webapp.e2e.ts') ?? '', /config\/samples\/demo_v1_webapp\.yaml/);
+    assert.ok(files.has('test/e2e/support/e2e-cluster.ts'));
     assert.match(files.get('config/samples/demo_v1_webapp.yaml') ?? '', /image: nginx:1\.27/);
   });
 });
