@@ -249,6 +249,16 @@ function spokeCode(
   );
 }
 
+/** The kind and version in its webhooks' names, its group first beside the same kind in another group. */
+function webhookName(project: ProjectConfig, resource: ResourceConfig): string {
+  const name = `${resource.kind.toLowerCase()}-${resource.version}`;
+  const repeated = project.resources.some(
+    (r) => r.group !== resource.group && r.kind === resource.kind && r.version === resource.version,
+  );
+  if (!repeated) return name;
+  return `${resource.group === '' ? 'core' : resource.group.toLowerCase().replaceAll('.', '-')}-${name}`;
+}
+
 function templateData(
   project: ProjectConfig,
   resource: ResourceConfig,
@@ -266,6 +276,7 @@ function templateData(
     plural: resource.plural,
     version: resource.version,
     qualifiedGroup: group,
+    webhookName: webhookName(project, resource),
     pathSuffix: `${group.replaceAll('.', '-')}-${resource.version}-${kindLower}`,
     namespaced: resource.api?.namespaced ?? true,
     defaulting: types.defaulting,

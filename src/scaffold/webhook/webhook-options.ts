@@ -48,6 +48,11 @@ export interface WebhookTemplateData {
   readonly version: string;
   /** `demo.example.org`, empty for the bare domain's group. */
   readonly qualifiedGroup: string;
+  /**
+   * `webapp-v1`, in the webhooks' names (`mwebapp-v1.kb.io`); `ship-webapp-v1` when a kind of the same
+   * name and version is in another group, whose webhooks' names it would repeat.
+   */
+  readonly webhookName: string;
   /** `demo-example-org-v1-webapp`: the end of the webhook paths, as controller-runtime names them. */
   readonly pathSuffix: string;
   readonly namespaced: boolean;

@@ -66,6 +66,9 @@ async function inTwoCaptainsProject(
     }
     const main = await readFile(join(dir, 'src/main.ts'), 'utf8');
     assert.deepEqual(registrationLines(main), [...CAPTAIN_LINES.crew, ...CAPTAIN_LINES.ship].sort());
+    // The webhooks' names differ too: one configuration holds both.
+    const defaulter = await readFile(join(dir, 'src/webhooks/ship/v1/captain.defaulter.ts'), 'utf8');
+    assert.match(defaulter, /,name=mship-captain-v1\.kb\.io,/);
     await body(dir, init);
   });
 }
