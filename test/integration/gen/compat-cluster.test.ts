@@ -4,8 +4,10 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { isNotFound } from '../../../src/runtime/client/api-error.ts';
 import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
 import { runCliCaptured } from '../../support/captured-cli.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
 import { BREAKING_FINDINGS, breakTheApi, committedProject } from '../../support/compat-project.ts';
 
 /*
@@ -55,7 +57,13 @@ describe('tsoperator manifests --check --against-cluster', () => {
   });
 
   it('finds nothing to break for a CRD the cluster does not have', async () => {
-    await transport.request({ method: 'DELETE', path: `${CRDS}/webapps.demo.example.org` });
+    const path = `${CRDS}/webapps.demo.example.org`;
+    await transport.request({ method: 'DELETE', path });
+    // A deleted CRD stays, terminating, until the API server has cleaned up after it.
+    await eventuallyTrue(
+      () => transport.request({ method: 'GET', path }).then(() => false, isNotFound),
+      'the CRD to be gone',
+    );
     const result = await againstCluster();
     assert.equal(result.code, 1, 'the files on disk are still stale');
     assert.doesNotMatch(result.stdout, /^webapps\./m);
