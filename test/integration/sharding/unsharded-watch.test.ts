@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
+import { RING_LABEL } from '../../../src/runtime/sharding/shard-labels.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { runInBackground, testManager, WidgetKind, widgetsCrd } from '../controller/support.ts';
+
+const NAMESPACE = 'mixed';
+const WIDGETS = 20;
+
+describe('an unsharded controller of a sharded kind', () => {
+  let env: Environment;
+  let client: Client;
+
+  before(async () => {
+    env = await startEnvironment({ crdPaths: [widgetsCrd] });
+    client = newClient({ kubeConfig: env.kubeConfig });
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  });
+  after(async () => {
+    await env.stop();
+  });
+
+  it('is refused when the kind is cached as the shard share only, instead of seeing that share', async () => {
+    const mgr = await testManager(env, {
+      namespace: NAMESPACE,
+      leaderElection: true,
+      leaderElectionId: 'mixed-leader',
+      leaderElectionNamespace: NAMESPACE,
+      sharding: { ring: 'mixed', shardName: 'me' },
+    });
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .sharded()
+      .complete({ reconcile: async () => ({}) });
+    assert.throws(
+      () =>
+        mgr
+          .controller()
+          .named('leader-only')
+          .for(WidgetKind)
+          .sharded(false)
+          .complete({ reconcile: async () => ({}) }),
+      /Widget is cached as this shard's share/,
+    );
+  });
+
+  it('sees every Widget on the leader when only the unsharded controller watches them', async () => {
+    // A second live shard, so that the ring splits the Widgets.
+    const now = new MicroTimeDate(Date.now());
+    await client.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'other', namespace: NAMESPACE, labels: { [RING_LABEL]: 'mixed' } },
+      spec: { holderIdentity: 'other', leaseDurationSeconds: 600, acquireTime: now, renewTime: now },
+    });
+    for (let i = 0; i < WIDGETS; i++)
+      await client.create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: WidgetKind.kind,
+        metadata: { name: `w-${i}`, namespace: NAMESPACE },
+        spec: { size: 1 },
+      });
+    const mgr = await testManager(env, {
+      namespace: NAMESPACE,
+      leaderElection: true,
+      leaderElectionId: 'mixed-leader-2',
+      leaderElectionNamespace: NAMESPACE,
+      sharding: { ring: 'mixed', shardName: 'me' },
+    });
+    const seen = new Set<string>();
+    mgr
+      .controller()
+      .named('leader-only')
+      .for(WidgetKind)
+      .complete({
+        reconcile: async (req) => {
+          seen.add(req.name);
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    try {
+      await eventuallyTrue(
+        () => seen.size === WIDGETS,
+        `the leader-only controller reconciling all ${WIDGETS}`,
+      );
+    } finally {
+      await run.stop();
+    }
+  });
+});
