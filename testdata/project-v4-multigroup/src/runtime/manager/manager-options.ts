@@ -144,6 +144,16 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
       'sharding needs leaderElection: the leader runs the sharder and the unsharded controllers; set leaderElection and leaderElectionId',
     );
   }
+  const leaseDuration = options.leaseDuration ?? 15_000;
+  const renewDeadline = options.renewDeadline ?? 10_000;
+  const retryPeriod = options.retryPeriod ?? 2_000;
+  // The sharder moves a dead shard's objects once its Lease is a lease duration old; the shard must
+  // have given up by then: its last renewal, a retry period, then a renew deadline of attempts.
+  if (options.sharding && retryPeriod + renewDeadline > leaseDuration) {
+    throw new Error(
+      `sharding needs retryPeriod + renewDeadline (${retryPeriod} + ${renewDeadline} ms) within leaseDuration (${leaseDuration} ms): a shard that cannot renew must stop before the sharder moves its objects`,
+    );
+  }
   const logger = options.logger ?? createLogger({ level: logLevel });
   const registry = options.registry ?? metricsRegistry;
   const metricsSecure = options.metricsSecure ?? true;
@@ -163,9 +173,9 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     leaderElectionId: options.leaderElectionId ?? '',
     leaderElectionNamespace: options.leaderElectionNamespace ?? inClusterNamespace() ?? 'default',
     sharding: options.sharding ? resolveShardingOptions(options.sharding) : undefined,
-    leaseDuration: options.leaseDuration ?? 15_000,
-    renewDeadline: options.renewDeadline ?? 10_000,
-    retryPeriod: options.retryPeriod ?? 2_000,
+    leaseDuration,
+    renewDeadline,
+    retryPeriod,
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
     cacheSyncTimeout: options.cacheSyncTimeout ?? 120_000,
     requestTimeout: options.requestTimeout ?? 30_000,

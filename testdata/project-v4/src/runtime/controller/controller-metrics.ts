@@ -7,6 +7,8 @@ import { metricsRegistry } from '../metrics/registry.ts';
 /** How a reconcile ended, as the `result` label of controller_runtime_reconcile_total. */
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
 
+const RECONCILE_OUTCOMES: readonly ReconcileOutcome[] = ['success', 'error', 'requeue', 'requeue_after'];
+
 /** controller-runtime's per-controller metrics, under its names, so its dashboards work unchanged. */
 export interface ControllerMetrics {
   readonly reconcileTotal: Counter<'controller' | 'result'>;
@@ -76,3 +78,22 @@ const registeredControllerMetrics = oncePerRegistry((registry): ControllerMetric
   };
   return metrics;
 });
+
+/**
+ * A starting controller's series, its counters at zero, as controller-runtime's initMetrics starts
+ * them: a counter first scraped at 1 hides that increase from rate() and increase(), so the first
+ * error of a controller would never show on a dashboard or fire an alert.
+ */
+export function startControllerSeries(
+  metrics: ControllerMetrics,
+  controller: string,
+  maxConcurrentReconciles: number,
+): void {
+  const labels = { controller };
+  for (const result of RECONCILE_OUTCOMES) metrics.reconcileTotal.inc({ ...labels, result }, 0);
+  metrics.reconcileErrors.inc(labels, 0);
+  metrics.terminalReconcileErrors.inc(labels, 0);
+  metrics.reconcilePanics.inc(labels, 0);
+  metrics.maxConcurrentReconciles.set(labels, maxConcurrentReconciles);
+  metrics.activeWorkers.set(labels, 0);
+}

@@ -17,7 +17,12 @@ import { isTerminalError } from '../reconcile/terminal-error.ts';
 import { LOW_PRIORITY } from '../workqueue/add-options.ts';
 import { workqueueMetricsProviderFor } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
-import { controllerMetrics, type ControllerMetrics, type ReconcileOutcome } from './controller-metrics.ts';
+import {
+  controllerMetrics,
+  startControllerSeries,
+  type ControllerMetrics,
+  type ReconcileOutcome,
+} from './controller-metrics.ts';
 import {
   resolveControllerOptions,
   type ControllerOptions,
@@ -113,7 +118,7 @@ export class Controller {
     const abortReconciles = AbortSignal.any([run.abortReconciles ?? run.stop, this.#halt.signal]);
     await this.#waitForSources(run.stop);
     const { maxConcurrentReconciles } = this.#options;
-    this.#metrics.maxConcurrentReconciles.set({ controller: this.name }, maxConcurrentReconciles);
+    startControllerSeries(this.#metrics, this.name, maxConcurrentReconciles);
     this.#logger.info('starting workers', { workerCount: maxConcurrentReconciles });
     const onStop = (): void => this.queue.shutDown();
     if (run.stop.aborted) onStop();

@@ -494,7 +494,8 @@ export class Manager {
     return { leaseDuration, renewDeadline, retryPeriod, clock, logger: this.logger.child({ component }) };
   }
 
-  async #runAsLeader(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
+  /** `otherLost`: the shard Lease lost, which aborts this election's reconciles as its own loss does. */
+  async #runAsLeader(shutdown: AbortSignal, caches: AbortSignal, otherLost?: AbortSignal): Promise<void> {
     const { kubeConfig, leaderElectionNamespace, leaderElectionId, warmup } = this.#options;
     const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
     const elector = new LeaderElector({
@@ -508,7 +509,8 @@ export class Manager {
           // A cold standby lists only once it leads; a warm one synced before it competed.
           if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
           const sharder = this.#sharder();
-          await Promise.all([this.#runControllers(leading, lost), sharder?.run(leading)]);
+          const aborted = otherLost ? AbortSignal.any([lost, otherLost]) : lost;
+          await Promise.all([this.#runControllers(leading, aborted), sharder?.run(leading)]);
         },
       },
     });
@@ -524,7 +526,7 @@ export class Manager {
   /** The sharder of the ring, for the leader to run; undefined without sharding. */
   #sharder(): Sharder | undefined {
     const sharding = this.#options.sharding;
-    if (!sharding) return undefined;
+    if (!sharding?.sharder) return undefined;
     return new Sharder({
       ring: sharding.ring,
       // Split by the server, the ring needs of the sharder only its membership.
@@ -545,18 +547,28 @@ export class Manager {
   /**
    * Competes for the leader lease (the unsharded controllers and the sharder) and holds this
    * replica's shard Lease (the sharded controllers) at once: two elections on two Leases, so they
-   * never fight. Either ending in failure stops the other; `start` returns once both have.
+   * never fight. Either ending in failure stops the other; `start` returns once both have, or at
+   * once when either Lease is lost: then the other's reconciles are aborted and not waited for, as
+   * a lost leader's are, for another shard (or leader) may already be running them.
    */
   async #runSharded(shutdown: AbortSignal, caches: AbortSignal): Promise<void> {
     const stop = new AbortController();
+    const lost = new AbortController();
     const stopping = AbortSignal.any([shutdown, stop.signal]);
-    const runs = [this.#runAsLeader(stopping, caches), this.#runAsShard(stopping)].map((run) =>
+    const runs = [
+      this.#runAsLeader(stopping, caches, lost.signal),
+      this.#runAsShard(stopping, lost.signal),
+    ].map((run) =>
       run.catch((err: unknown) => {
+        if (err instanceof LeaderElectionLostError) lost.abort(err);
         stop.abort(err);
         throw err;
       }),
     );
-    const ends = await Promise.allSettled(runs);
+    const onLost = new Promise<never>((_, reject) =>
+      lost.signal.addEventListener('abort', () => reject(lost.signal.reason as Error), { once: true }),
+    );
+    const ends = await Promise.race([Promise.allSettled(runs), onLost]);
     const failed = ends.find((end) => end.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -567,7 +579,7 @@ export class Manager {
    * does. Stopping drains them, then releases the Lease, which the sharder reads as the shard gone:
    * it moves the shard's objects at once. A lost Lease aborts their reconciles at once.
    */
-  async #runAsShard(stop: AbortSignal): Promise<void> {
+  async #runAsShard(stop: AbortSignal, otherLost: AbortSignal): Promise<void> {
     const { ring, shardName } = this.#requireSharding('a shard');
     const namespace = this.#options.leaderElectionNamespace;
     const lease = `${namespace}/${shardName}`;
@@ -577,7 +589,11 @@ export class Manager {
       ...this.#electionTimings('shard-lease'),
       callbacks: {
         onStartedLeading: async (holding, lost) => {
-          await Promise.all([this.#runControllers(holding, lost, 'shard'), this.#rangeMember?.run(holding)]);
+          const aborted = AbortSignal.any([lost, otherLost]);
+          await Promise.all([
+            this.#runControllers(holding, aborted, 'shard'),
+            this.#rangeMember?.run(holding),
+          ]);
         },
       },
     });

@@ -14,6 +14,12 @@ export interface ShardingOptions {
    */
   readonly shardName?: string;
   /**
+   * Run the sharder on the leader. False when another sharder manages the ring, such as the
+   * kubernetes-controller-sharding project's (a ControllerRing naming this ring): this replica
+   * then only holds its shard Lease and answers drains, whose labels and Lease it shares. Default: true.
+   */
+  readonly sharder?: boolean;
+  /**
    * Which controllers are sharded: those declared `.sharded()`, or every controller the manager
    * builds (`.sharded(false)` keeps one on the leader). Default: 'sharded'.
    */
@@ -62,6 +68,7 @@ export function resolveShardingOptions(options: ShardingOptions): ResolvedShardi
     concurrentMoves: options.concurrentMoves ?? 8,
     selection: options.selection ?? 'labels',
     controllers: options.controllers ?? 'sharded',
+    sharder: options.sharder ?? true,
     key: options.key ?? 'uid',
   };
 }
