@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { RING_LABEL } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -23,14 +24,19 @@ describe('an unsharded controller of a sharded kind', () => {
     await env.stop();
   });
 
-  it('is refused when the kind is cached as the shard share only, instead of seeing that share', async () => {
-    const mgr = await testManager(env, {
+  /** A manager of shard "me" of the ring, leading with Lease `leaderElectionId`. */
+  function shardManager(leaderElectionId: string): Promise<Manager> {
+    return testManager(env, {
       namespace: NAMESPACE,
       leaderElection: true,
-      leaderElectionId: 'mixed-leader',
+      leaderElectionId,
       leaderElectionNamespace: NAMESPACE,
       sharding: { ring: 'mixed', shardName: 'me' },
     });
+  }
+
+  it('is refused when the kind is cached as the shard share only, instead of seeing that share', async () => {
+    const mgr = await shardManager('mixed-leader');
     mgr
       .controller()
       .for(WidgetKind)
@@ -64,13 +70,7 @@ describe('an unsharded controller of a sharded kind', () => {
         metadata: { name: `w-${i}`, namespace: NAMESPACE },
         spec: { size: 1 },
       });
-    const mgr = await testManager(env, {
-      namespace: NAMESPACE,
-      leaderElection: true,
-      leaderElectionId: 'mixed-leader-2',
-      leaderElectionNamespace: NAMESPACE,
-      sharding: { ring: 'mixed', shardName: 'me' },
-    });
+    const mgr = await shardManager('mixed-leader-2');
     const seen = new Set<string>();
     mgr
       .controller()
