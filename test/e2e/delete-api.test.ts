@@ -76,7 +76,8 @@ function scaffolded(files: Map<string, string>): Map<string, string> {
 // The acceptance of `delete api`: every kind of each sample project deleted one by one leaves a
 // project that typechecks and whose manifests are current after each step, lints at the end, passes
 // its tests (npm test once per project, mid-way, where tests remain: each run starts a control
-// plane), and ends as the same `init` alone leaves a folder.
+// plane), and ends as the same `init` alone leaves a folder (with the project's plugins: `edit`
+// adds to the project, not to a kind, so delete api leaves what it wrote).
 describe('delete api on every kind of the sample projects, one by one, ends where init alone does', () => {
   let root = '';
   let tarball = '';
@@ -100,9 +101,10 @@ describe('delete api on every kind of the sample projects, one by one, ends wher
         await mkdir(dir, { recursive: true });
         initDir = join(root, 'init', name);
         await mkdir(initDir, { recursive: true });
-        // The sample's init is run in initDir too, at the same moment: both from the same templates.
+        // The sample's init (and plugin edits) run in initDir too, at the same moment: both from the
+        // same templates.
         const recording: Tsoperator = async (...args) => {
-          if (args[0] === 'init') await tsoperatorIn(initDir)(...args);
+          if (args[0] === 'init' || args[0] === 'edit') await tsoperatorIn(initDir)(...args);
           await tsoperator(...args);
         };
         const generate = SAMPLE_PROJECTS[name];
