@@ -80,6 +80,9 @@ export class Manager {
   readonly #ringKinds: RingKind[] = [];
   /** The sharded kinds whose cached objects `sharding_shard_objects` counts. */
   readonly #countedKinds = new Set<Kind>();
+  /** Kinds cached as this shard's share only, and kinds a controller watches whole: never both. */
+  readonly #sharedKinds = new Set<Kind>();
+  readonly #wholeKinds = new Set<Kind>();
   /** With `selection: 'server'`: this shard's hash ranges, and the kinds cached by them. */
   readonly #rangeMember: RangeMember | undefined;
   readonly #rangeKinds: Kind[] = [];
@@ -278,6 +281,7 @@ export class Manager {
       informerFor: <T extends KubernetesObject>(kind: Kind<T>, sharded = false): SharedInformer<T> => {
         this.#watchedKinds.set(`${kind.apiVersion}/${kind.kind}`, kind);
         if (sharded) this.#cacheShardOf(kind);
+        else this.#watchWhole(kind);
         return this.cache.informerFor(kind);
       },
       addController: (options, sharded) => this.#addController(options, sharded),
@@ -310,6 +314,7 @@ export class Manager {
     const { ring, shardName, key } = this.#requireSharding(`the controller watching ${kind.kind}`);
     const member = this.#rangeMember;
     const isRingKind = this.#ringKinds.some((k) => k.kind === kind);
+    if (!member || isRingKind || key === 'namespace') this.#shareOnly(kind);
     if (!member) this.cache.selectFor(kind, `${shardLabel(ring)}=${shardName}`);
     else if (isRingKind || key === 'namespace') {
       if (!this.#rangeKinds.includes(kind)) this.#rangeKinds.push(kind);
@@ -324,6 +329,20 @@ export class Manager {
       metrics.shardObjects.set(labels, informer.store.size);
       if (member) metrics.serverSelection.set({ ring, kind: kind.kind }, informer.serverSharded ? 1 : 0);
     });
+  }
+
+  /**
+   * One informer per kind serves every controller: a controller that is not sharded (or a
+   * `watches`) of a kind cached as the shard's share would silently see only that share.
+   */
+  #shareOnly(kind: Kind): void {
+    if (this.#wholeKinds.has(kind)) throw shareAndWholeError(kind);
+    this.#sharedKinds.add(kind);
+  }
+
+  #watchWhole(kind: Kind): void {
+    if (this.#sharedKinds.has(kind)) throw shareAndWholeError(kind);
+    this.#wholeKinds.add(kind);
   }
 
   #requireSharding(what: string): NonNullable<ResolvedManagerOptions['sharding']> {
@@ -639,4 +658,10 @@ export class Manager {
       else this.#group = undefined;
     }
   }
+}
+
+function shareAndWholeError(kind: Kind): Error {
+  return new Error(
+    `${kind.kind} is cached as this shard's share (the for or owns kind of a sharded controller), and another controller, not sharded or through watches(), needs all of them: shard that controller too, or read ${kind.kind} with client.direct()`,
+  );
 }
