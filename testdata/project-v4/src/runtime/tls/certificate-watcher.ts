@@ -101,7 +101,10 @@ export class CertificateWatcher implements CertificateSource {
 }
 
 async function readPair(paths: { cert: string; key: string }): Promise<CertKeyPair> {
-  const [cert, key] = await Promise.all([readFile(paths.cert, 'utf8'), readFile(paths.key, 'utf8')]);
+  // Read one after the other: with both files missing, the error names the certificate every time,
+  // not whichever read happened to fail first.
+  const cert = await readFile(paths.cert, 'utf8');
+  const key = await readFile(paths.key, 'utf8');
   if (!new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))) {
     throw new Error(`the key in ${paths.key} is not the key of the certificate in ${paths.cert}`);
   }
