@@ -30,14 +30,14 @@ export class ObservedTransport implements Transport {
     return this.#inner.request<T>(req);
   }
 
-  async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+  async stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
     if (!isWatch(path)) {
       this.#listed(path);
-      return this.#inner.stream(path, signal);
+      return this.#inner.stream(path, signal, accept);
     }
     while (this.#gate) await this.#gate;
     bump(this.watches, path);
-    const res = await this.#inner.stream(path, signal);
+    const res = await this.#inner.stream(path, signal, accept);
     // Disconnected while this watch was being opened: it must not deliver anything either.
     if (this.#gate) {
       res.destroy();

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
+import { objectMetadataOf } from '../client/partial-object-metadata.ts';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
@@ -29,6 +30,8 @@ export interface InformerOptions {
   readonly shard?: ShardSelection;
   /** Applied to each object before it is stored. Default: none (Cache passes stripManagedFields). */
   readonly transform?: Transform;
+  /** List and watch PartialObjectMetadata, and hold each object's apiVersion, kind and metadata only. Default: false. */
+  readonly metadataOnly?: boolean;
   /** Handlers get every object again as an update this often; 0 turns it off. Default: 0. */
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
@@ -75,7 +78,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     this.kind = options.kind;
     this.#options = options;
     this.#scopes = options.kind.namespaced && options.namespaces?.length ? [...options.namespaces] : [''];
-    this.#writer = new StoreWriter(options.kind, options.transform, options.logger);
+    this.#writer = new StoreWriter(options.kind, transformOf(options), options.logger);
     this.#labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     this.#fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
     this.#shard = options.shard;
@@ -177,6 +180,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
         ...(shard ? { shard } : {}),
+        ...(o.metadataOnly ? { metadataOnly: true } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
@@ -372,4 +376,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     timer.unref();
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
+}
+
+/** The informer's transform, after the cut to metadata when it holds metadata only. */
+function transformOf(options: InformerOptions): Transform | undefined {
+  const { transform, metadataOnly } = options;
+  if (!metadataOnly) return transform;
+  return transform ? (obj) => transform(objectMetadataOf(obj)) : objectMetadataOf;
 }

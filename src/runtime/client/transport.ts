@@ -23,6 +23,8 @@ export interface RestRequest {
   readonly body?: unknown;
   /** Default: `application/json`. */
   readonly contentType?: string;
+  /** The media types asked for (a metadata-only read asks for PartialObjectMetadata). Default: `application/json`. */
+  readonly accept?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -42,9 +44,9 @@ export interface Transport {
    * with an ApiError otherwise. The response's headers must come within `requestTimeoutMs` (the
    * API server sends them at once), so a watch opened on a dead kept-alive connection fails
    * instead of waiting for its own deadline; its events have no bound. The caller reads the body
-   * and must destroy it when done.
+   * and must destroy it when done. `accept` as {@link RestRequest.accept}.
    */
-  stream(path: string, signal: AbortSignal): Promise<IncomingMessage>;
+  stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage>;
 }
 
 /**
@@ -175,7 +177,7 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
           : typeof req.body === 'string'
             ? req.body
             : JSON.stringify(req.body, kubernetesTime);
-      const headers: OutgoingHttpHeaders = { accept: 'application/json' };
+      const headers: OutgoingHttpHeaders = { accept: req.accept ?? 'application/json' };
       if (body !== undefined) {
         headers['content-type'] = req.contentType ?? 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
@@ -197,9 +199,9 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
       }
     },
 
-    async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    async stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
       const res = await withinTimeout(`GET ${path}`, signal, (bounded) =>
-        open('GET', path, { accept: 'application/json' }, undefined, bounded),
+        open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
       );
       countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { newCache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
+import { ApiReader } from '../client/api-reader.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
@@ -61,8 +62,10 @@ const RESYNC_DEBOUNCE_MS = 1000;
  *
  * It runs in the manager that holds the leader lease, not as a Deployment of its own: the lease
  * already makes it one at a time, it needs no webhook (nor certificates) since assignment is a
- * patch after creation, and its memory is the Leases and the unassigned objects, not the ring's
- * objects, so the leader stays the size of any other shard bar one list at a time.
+ * patch after creation, and it reads metadata only (PartialObjectMetadata, as that project's
+ * sharder): it holds the Leases and the unassigned objects' metadata, and lists the ring's
+ * metadata, never whole objects, so the leader stays the size of any other shard bar one
+ * metadata list at a time.
  */
 export class Sharder {
   readonly #o: SharderOptions;
@@ -71,6 +74,8 @@ export class Sharder {
   readonly #drainLabel: string;
   readonly #allKinds: readonly Kind[];
   readonly #queue: Workqueue<string>;
+  /** Reads the ring's objects as metadata: labels and owners are all the sharder looks at. */
+  readonly #metadata: ApiReader;
   readonly #unassigned = new Map<Kind, SharedInformer>();
   /** Monotonic time each object's drain was marked, by queue key, for the hand-over metric. */
   readonly #drainMarks = new Map<string, number>();
@@ -84,6 +89,7 @@ export class Sharder {
     this.#shardLabel = shardLabel(options.ring);
     this.#drainLabel = drainLabel(options.ring);
     this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
+    this.#metadata = new ApiReader(options.transport, true);
     this.#queue = new Workqueue<string>({
       name: `sharder-${options.ring}`,
       clock: options.clock,
@@ -102,6 +108,7 @@ export class Sharder {
         ...this.#allKinds.map((kind) => ({
           kind,
           labelSelector: `!${this.#shardLabel}`,
+          metadataOnly: true,
           ...(namespace ? { namespaces: [namespace] } : {}),
         })),
       ],
@@ -215,9 +222,10 @@ export class Sharder {
     const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
     const ownerKey = controllerRingKeyOf(obj);
     if (!ref || !ownerKind || !ownerKey) return undefined;
-    const owner = await this.#o.client
-      .direct()
-      .get(ownerKind.kind, { namespace: obj.metadata?.namespace ?? '', name: ref.name });
+    const owner = await this.#metadata.get(ownerKind.kind, {
+      namespace: obj.metadata?.namespace ?? '',
+      name: ref.name,
+    });
     const ownerShard = owner?.metadata?.labels?.[this.#shardLabel];
     if (
       ownerShard &&
@@ -285,7 +293,7 @@ export class Sharder {
 
   async #list(kind: Kind, signal: AbortSignal): Promise<KubernetesObject[]> {
     const namespace = this.#o.namespace;
-    return this.#o.client.direct().listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
+    return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
   }
 
   /** One drain or move; false when it lost a race. */
