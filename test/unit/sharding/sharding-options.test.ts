@@ -21,21 +21,34 @@ describe('sharding options', () => {
     );
   });
 
-  it('needs leader election, and a shard that gives up before the sharder moves its objects', () => {
+  it('needs leader election', () => {
     const sharding = { ring: 'webapp', shardName: 'pod-0' };
     assert.throws(() => resolveManagerOptions({ kubeConfig, sharding }), /needs leaderElection/);
+  });
+
+  it('needs a retry period of margin past a shard giving up before its Lease expires', () => {
+    const timings = (leaseDuration: number) => ({
+      kubeConfig,
+      sharding: { ring: 'webapp', shardName: 'pod-0' },
+      leaderElection: true,
+      leaderElectionId: 'x',
+      leaseDuration,
+      renewDeadline: 6_000,
+      retryPeriod: 1_000,
+    });
+    // Equal to retry period + renew deadline: the shard could still run when its objects move.
     assert.throws(
-      () =>
-        resolveManagerOptions({
-          kubeConfig,
-          sharding,
-          leaderElection: true,
-          leaderElectionId: 'x',
-          leaseDuration: 10_000,
-          renewDeadline: 9_000,
-          retryPeriod: 2_000,
-        }),
-      /within leaseDuration/,
+      () => resolveManagerOptions(timings(7_000)),
+      /leaseDuration >= renewDeadline \+ 2 × retryPeriod \(6000 \+ 2 × 1000 = 8000 ms\), but leaseDuration is 7000 ms/,
     );
+    assert.throws(() => resolveManagerOptions(timings(7_999)), /raise leaseDuration or lower renewDeadline/);
+    assert.equal(resolveManagerOptions(timings(8_000)).leaseDuration, 8_000);
+    const defaults = resolveManagerOptions({
+      ...timings(8_000),
+      leaseDuration: undefined,
+      renewDeadline: undefined,
+      retryPeriod: undefined,
+    });
+    assert.equal(defaults.leaseDuration, 15_000, 'the defaults (15 s, 10 s, 2 s) leave the margin');
   });
 });
