@@ -8,6 +8,7 @@ interface UseOptions {
   build: boolean;
   indexUrl?: string;
   printEnv?: boolean;
+  nodes: boolean;
 }
 
 /** `tsoperator envtest use [version]`: prints the folder holding the control-plane binaries. */
@@ -24,12 +25,14 @@ export function registerEnvtestCommand(program: Command): void {
     .option('--no-download', 'do not download the envtest release archive')
     .option('--no-build', 'do not build the binaries from the Go module proxy')
     .option('--index-url <url>', 'envtest release index to download from')
+    .option('--no-nodes', 'leave out kube-scheduler and kwok, which only a control plane with nodes runs')
     .option('-p, --print-env', 'print `export KUBEBUILDER_ASSETS=<folder>` instead of the bare folder')
     .action(async (version: string, options: UseOptions) => {
       const assets = await resolveAssets({
         version,
         allowDownload: options.download,
         allowBuild: options.build,
+        nodes: options.nodes,
         ...(options.indexUrl === undefined ? {} : { indexUrl: options.indexUrl }),
         onProgress: (line) => process.stderr.write(`${line}\n`),
       });

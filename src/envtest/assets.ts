@@ -2,9 +2,17 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TsoperatorError } from '../errors.ts';
-import { ARCHIVE_BINARIES, BUILT_BINARIES, CONTROL_PLANE_BINARIES, missingBinaries } from './binaries.ts';
+import {
+  ARCHIVE_BINARIES,
+  binariesFor,
+  BUILT_BINARIES,
+  CONTROL_PLANE_BINARIES,
+  type ControlPlaneBinary,
+  missingBinaries,
+} from './binaries.ts';
 import { DEFAULT_INDEX_URL, downloadRelease } from './download.ts';
 import { buildFromGo, goAvailable } from './go-build.ts';
+import { kwokIsCurrent } from './kwok-release.ts';
 import { withFileLock } from './lock.ts';
 import { assetsDir, cacheRoot } from './paths.ts';
 import { ProgressFollower, sharedProgress } from './shared-progress.ts';
@@ -32,6 +40,11 @@ export interface ResolveAssetsOptions {
   indexUrl?: string;
   /** Cache folder. Default: cacheRoot(). */
   cacheDir?: string;
+  /**
+   * Also obtain kube-scheduler and kwok, which only an environment with nodes runs; without them a
+   * failed kwok build cannot fail a plain control plane. Default: false.
+   */
+  nodes?: boolean;
   /** Environment to read KUBEBUILDER_ASSETS from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /**
@@ -53,7 +66,8 @@ export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise
   const version = parseKubernetesVersion(options.version ?? DEFAULT_KUBERNETES_VERSION);
   const root = options.cacheDir ?? cacheRoot(env);
   const dir = assetsDir(version, root);
-  const cached = cachedAssets(dir);
+  const wanted = binariesFor(options.nodes ?? false);
+  const cached = cachedAssets(dir, wanted);
   if (cached) return cached;
   await mkdir(dirname(dir), { recursive: true });
   const lockDir = `${dir}.lock`;
@@ -63,9 +77,9 @@ export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise
     lockDir,
     async () => {
       // Another process may have filled the cache while this one waited for the lock.
-      const filled = cachedAssets(dir);
+      const filled = cachedAssets(dir, wanted);
       if (filled) return filled;
-      return fetchAssets(version.text, dir, root, {
+      return fetchAssets(version.text, dir, root, wanted, {
         ...options,
         onProgress: sharedProgress(progressFile, progress),
       });
@@ -103,16 +117,28 @@ function assetsFromEnv(dir: string): Assets {
   return { dir, source: 'env', missing };
 }
 
-function cachedAssets(dir: string): Assets | undefined {
+/** The cached folder, when it holds every binary of `wanted`; `missing` lists the others it lacks. */
+function cachedAssets(dir: string, wanted: readonly ControlPlaneBinary[]): Assets | undefined {
   if (!existsSync(dir)) return undefined;
-  const missing = missingBinaries(dir);
-  return missing.length === 0 ? { dir, source: 'cache', missing } : undefined;
+  if (missingFromCache(dir, wanted).length > 0) return undefined;
+  return { dir, source: 'cache', missing: missingFromCache(dir) };
+}
+
+/** The binaries among `names` the cached folder lacks; a kwok of another release counts as lacking. */
+function missingFromCache(
+  dir: string,
+  names: readonly ControlPlaneBinary[] = CONTROL_PLANE_BINARIES,
+): ControlPlaneBinary[] {
+  return names.filter(
+    (name) => missingBinaries(dir, [name]).length > 0 || (name === 'kwok' && !kwokIsCurrent(dir)),
+  );
 }
 
 async function fetchAssets(
   version: string,
   dir: string,
   root: string,
+  wanted: readonly ControlPlaneBinary[],
   options: ResolveAssetsOptions,
 ): Promise<Assets> {
   const progress = options.onProgress ?? (() => undefined);
@@ -123,15 +149,15 @@ async function fetchAssets(
       version,
       dest: dir,
       workRoot: join(root, 'envtest', 'build'),
-      only: BUILT_BINARIES.filter((name) => missingBinaries(dir, [name]).length > 0),
+      only: missingFromCache(dir, wanted).filter((name) => BUILT_BINARIES.includes(name)),
       onProgress: progress,
     });
   if (missingBinaries(dir, ARCHIVE_BINARIES).length === 0) {
     // An earlier download made where Go was not, or a cache from before a binary was added: only
     // the Go-built binaries can be added.
-    if (!canBuild) return { dir, source: 'cache', missing: missingBinaries(dir) };
+    if (!canBuild) return { dir, source: 'cache', missing: missingFromCache(dir) };
     await buildMissing();
-    return { dir, source: 'build', missing: missingBinaries(dir) };
+    return { dir, source: 'build', missing: missingFromCache(dir) };
   }
   if (options.allowDownload ?? true) {
     const outcome = await downloadRelease({
@@ -143,14 +169,20 @@ async function fetchAssets(
     if (outcome.kind === 'downloaded') {
       // Envtest archives carry none of BUILT_BINARIES; build them when Go is here.
       if (canBuild) await buildMissing();
-      return { dir, source: 'download', missing: missingBinaries(dir) };
+      return { dir, source: 'download', missing: missingFromCache(dir) };
     }
     tried.push(`download: ${outcome.reason}`);
     progress(`no envtest release archive: ${outcome.reason}`);
   }
   if (canBuild) {
-    await buildFromGo({ version, dest: dir, workRoot: join(root, 'envtest', 'build'), onProgress: progress });
-    return { dir, source: 'build', missing: missingBinaries(dir) };
+    await buildFromGo({
+      version,
+      dest: dir,
+      workRoot: join(root, 'envtest', 'build'),
+      only: wanted,
+      onProgress: progress,
+    });
+    return { dir, source: 'build', missing: missingFromCache(dir) };
   }
   tried.push(options.allowBuild === false ? 'build: turned off (--no-build)' : 'build: `go` is not on PATH');
   throw new TsoperatorError(

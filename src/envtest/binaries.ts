@@ -28,6 +28,13 @@ export const BUILT_BINARIES: readonly ControlPlaneBinary[] = [
 /** What an environment with nodes runs besides the control plane: a scheduler and simulated kubelets. */
 export const NODE_BINARIES: readonly ControlPlaneBinary[] = ['kube-scheduler', 'kwok'];
 
+/** The binaries to obtain for a control plane, with or without nodes. */
+export function binariesFor(nodes: boolean): readonly ControlPlaneBinary[] {
+  return nodes
+    ? CONTROL_PLANE_BINARIES
+    : CONTROL_PLANE_BINARIES.filter((name) => !NODE_BINARIES.includes(name));
+}
+
 /** The names among `names` that are not executable files in `dir`. */
 export function missingBinaries(dir: string, names: readonly string[] = CONTROL_PLANE_BINARIES): string[] {
   return names.filter((name) => {

@@ -17,6 +17,7 @@ import { startKwok } from './kwok.ts';
 import { createFakeNodes, fakeNodeName } from './fake-nodes.ts';
 import { missingBinaries, NODE_BINARIES } from './binaries.ts';
 import { TsoperatorError } from '../errors.ts';
+import { DEFAULT_KUBERNETES_VERSION } from './versions.ts';
 import type { ClientTls } from './probe.ts';
 import { kubeConfigFor } from './kubeconfig.ts';
 import { Reaper, type ManagedProcess } from './process.ts';
@@ -105,6 +106,7 @@ export class Environment {
       options.binaryAssetsDir ??
       (
         await resolveAssets({
+          nodes: Boolean(options.nodes),
           onProgress: options.onProgress ?? ((line) => process.stderr.write(`envtest: ${line}\n`)),
           ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
         })
@@ -302,7 +304,7 @@ export function startEnvironment(options: EnvironmentOptions = {}): Promise<Envi
 
 /**
  * Fails before anything starts when `binDir` lacks a binary `options` need: a folder made where Go
- * was not has no kube-controller-manager, kube-scheduler or kwok.
+ * was not has no kube-controller-manager, kube-scheduler or kwok, and only `nodes` needs the last two.
  */
 function checkBinaries(binDir: string, options: EnvironmentOptions): void {
   const wanted = [
@@ -312,7 +314,7 @@ function checkBinaries(binDir: string, options: EnvironmentOptions): void {
   const missing = missingBinaries(binDir, wanted);
   if (missing.length === 0) return;
   throw new TsoperatorError(
-    `${binDir} lacks ${missing.join(', ')}, which this environment runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use\` to build them.`,
+    `${binDir} lacks ${missing.join(', ')}, which this environment runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use ${options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}\` to build them.`,
   );
 }
 

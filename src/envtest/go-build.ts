@@ -7,7 +7,13 @@ import type { ControlPlaneBinary } from './binaries.ts';
 import { CONTROL_PLANE_BINARIES } from './binaries.ts';
 import { GoBuildCounts } from './go-build-counts.ts';
 import { goModuleWrapper, kubernetesStagingReplaces } from './go-module.ts';
-import { defaultKwokStages, KWOK_MODULE, KWOK_STAGES_FILE, KWOK_VERSION } from './kwok-release.ts';
+import {
+  defaultKwokStages,
+  KWOK_MODULE,
+  KWOK_STAGES_FILE,
+  KWOK_VERSION,
+  KWOK_VERSION_FILE,
+} from './kwok-release.ts';
 
 export interface GoBuildOptions {
   /** Kubernetes version, `1.37.2`. */
@@ -65,8 +71,8 @@ export async function buildFromGo(options: GoBuildOptions): Promise<void> {
       await buildKubernetes(options, order, staging, step);
     }
     if (wanted.includes('kwok')) await buildKwok(options, staging, step('kwok'));
-    // The stages go first, so that a kwok binary in `dest` always has them beside it.
-    const files = order.flatMap((b) => (b === 'kwok' ? [KWOK_STAGES_FILE, b] : [b]));
+    // The stages go first and the version stamp last, so a stamped kwok has its own stages beside it.
+    const files = order.flatMap((b) => (b === 'kwok' ? [KWOK_STAGES_FILE, b, KWOK_VERSION_FILE] : [b]));
     await placeBinaries(staging, options.dest, files);
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -138,6 +144,7 @@ async function buildKwok(options: GoBuildOptions, staging: string, step: string)
     options.onProgress,
   );
   await writeFile(join(staging, KWOK_STAGES_FILE), await defaultKwokStages(kwok.dir));
+  await writeFile(join(staging, KWOK_VERSION_FILE), `${KWOK_VERSION}\n`);
 }
 
 interface DownloadedModule {
@@ -250,13 +257,16 @@ async function goBuild(
   onProgress(`built ${label} in ${Math.round((Date.now() - started) / 1000)} s (${step})`);
 }
 
+/** The files placed beside the binaries that are not executables. */
+const KWOK_DATA_FILES: readonly string[] = [KWOK_STAGES_FILE, KWOK_VERSION_FILE];
+
 async function placeBinaries(staging: string, dest: string, names: readonly string[]): Promise<void> {
   await mkdir(dest, { recursive: true });
   for (const name of names) {
     const target = join(dest, name);
     // Copy then rename, so a reader of `dest` never sees a half-written binary.
     await copyFile(join(staging, name), `${target}.partial`);
-    await chmod(`${target}.partial`, name === KWOK_STAGES_FILE ? 0o644 : 0o755);
+    await chmod(`${target}.partial`, KWOK_DATA_FILES.includes(name) ? 0o644 : 0o755);
     await rename(`${target}.partial`, target);
   }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -15,6 +16,21 @@ export const KWOK_VERSION = '0.8.0';
 
 /** Next to the kwok binary: the Stage configuration it is started with. */
 export const KWOK_STAGES_FILE = 'kwok-stages.yaml';
+
+/**
+ * Next to the kwok binary: the release it was built from. The binary and its stages are named
+ * alike for every release, so a cached pair is current only while this file reads KWOK_VERSION.
+ */
+export const KWOK_VERSION_FILE = 'kwok.version';
+
+/** True when `dir` holds the kwok of KWOK_VERSION, as a build stamps it. */
+export function kwokIsCurrent(dir: string): boolean {
+  try {
+    return readFileSync(join(dir, KWOK_VERSION_FILE), 'utf8').trim() === KWOK_VERSION;
+  } catch {
+    return false;
+  }
+}
 
 /** The kustomization kwok names as its default stage set, relative to its module. */
 const DEFAULT_STAGE_SET = join('kustomize', 'stage', 'fast');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DEFAULT_KUBERNETES_VERSION } from '../../../src/envtest/index.ts';
-import { KWOK_STAGES_FILE, KWOK_VERSION } from '../../../src/envtest/kwok-release.ts';
+import { KWOK_STAGES_FILE, KWOK_VERSION, KWOK_VERSION_FILE } from '../../../src/envtest/kwok-release.ts';
 import { runTsoperator } from '../../support/cli.ts';
 
 // An empty tsoperator cache forces the Go build path; Go's own build cache stays shared, so the
@@ -63,6 +63,7 @@ describe('tsoperator envtest use, from an empty cache', () => {
       new RegExp(`^kwok version v${KWOK_VERSION} `),
     );
     assert.match(readFileSync(join(dir, KWOK_STAGES_FILE), 'utf8'), /name: pod-ready\n/);
+    assert.equal(readFileSync(join(dir, KWOK_VERSION_FILE), 'utf8'), `${KWOK_VERSION}\n`);
 
     const second = await runTsoperator(['envtest', 'use', '--no-download'], { env });
     assert.deepEqual(second, { code: 0, stdout: `${dir}\n`, stderr: '' });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resolveAssets } from '../../../src/envtest/assets.ts';
 import { CONTROL_PLANE_BINARIES } from '../../../src/envtest/binaries.ts';
+import { KWOK_VERSION, KWOK_VERSION_FILE } from '../../../src/envtest/kwok-release.ts';
 import { parseKubernetesVersion } from '../../../src/envtest/versions.ts';
 import { TsoperatorError } from '../../../src/errors.ts';
 
@@ -58,6 +59,7 @@ describe('resolveAssets', () => {
       const { mkdirSync } = await import('node:fs');
       mkdirSync(dir, { recursive: true });
       for (const name of CONTROL_PLANE_BINARIES) writeFileSync(join(dir, name), '', { mode: 0o755 });
+      writeFileSync(join(dir, KWOK_VERSION_FILE), `${KWOK_VERSION}\n`);
       const assets = await resolveAssets({
         version: version.text,
         cacheDir,
