@@ -64,7 +64,8 @@ export class LeaderElector {
   /**
    * Waits to acquire the lease, then runs `onStartedLeading` and renews the lease until that work
    * settles. `signal` aborting makes the work's signal abort; the lease is still renewed while the
-   * work drains, then released (`releaseOnCancel`) and 'stopped' resolved. When a renewal fails
+   * work drains, then released (`releaseOnCancel`, unless `mayRelease` says the work may still run)
+   * and 'stopped' resolved. When a renewal fails
    * past the deadline, the work's signal aborts with a LeaderElectionLostError and 'lost' resolves at
    * once, without waiting for the work. When the work rejects, the lease is released and `run`
    * rejects with its error. Resolves 'stopped' when `signal` aborts before the lease is acquired.
@@ -82,7 +83,7 @@ export class LeaderElector {
     if (!renewed) lost.abort(new LeaderElectionLostError(name));
     const end: LeadershipEnd = renewed ? 'stopped' : 'lost';
     const outcome = renewed ? await work : undefined;
-    if (renewed && releaseOnCancel) await this.#release();
+    if (renewed && releaseOnCancel && (this.#options.callbacks.mayRelease?.() ?? true)) await this.#release();
     leaderElectionMasterStatus.set({ name }, 0);
     logger.info(end === 'lost' ? 'leader lease lost' : 'stopped leading', { lease: name });
     this.#notifyStopped();

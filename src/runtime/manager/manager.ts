@@ -97,6 +97,8 @@ export class Manager {
   #group: ControllerGroup | undefined;
   /** The group running the sharded controllers, while this replica holds its shard Lease. */
   #shardGroup: ControllerGroup | undefined;
+  /** Whose drain ended at the timeout: that Lease is left to expire, not released. */
+  readonly #undrained = new Set<'leader' | 'shard'>();
   /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
@@ -529,6 +531,7 @@ export class Manager {
           const aborted = otherLost ? AbortSignal.any([lost, otherLost]) : lost;
           await Promise.all([this.#runControllers(leading, aborted), sharder?.run(leading)]);
         },
+        mayRelease: () => !this.#undrained.has('leader'),
       },
     });
     this.#coldStandby = !warmup && !this.#options.sharding;
@@ -594,7 +597,9 @@ export class Manager {
    * Holds this replica's shard Lease as a leader election of its own (the Lease named for the
    * shard, the shard its holder, labelled with the ring) and runs the sharded controllers while it
    * does. Stopping drains them, then releases the Lease, which the sharder reads as the shard gone:
-   * it moves the shard's objects at once. A lost Lease aborts their reconciles at once.
+   * it moves the shard's objects at once. A drain that outlived the graceful-shutdown timeout keeps
+   * the Lease instead, to expire a lease duration after its last renewal: the reconciles that
+   * ignored their signal may still run. A lost Lease aborts their reconciles at once.
    */
   async #runAsShard(stop: AbortSignal, otherLost: AbortSignal): Promise<void> {
     const { ring, shardName } = this.#requireSharding('a shard');
@@ -612,6 +617,7 @@ export class Manager {
             this.#rangeMember?.run(holding),
           ]);
         },
+        mayRelease: () => !this.#undrained.has('shard'),
       },
     });
     this.logger.info('joining the ring', { ring, shard: shardName, lease });
@@ -651,6 +657,7 @@ export class Manager {
       await group.run(stop);
     } finally {
       lost?.removeEventListener('abort', onLost);
+      if (group.undrained) this.#undrained.add(which);
       this.#state = 'stopped';
       if (which === 'shard') this.#shardGroup = undefined;
       else this.#group = undefined;
