@@ -41,6 +41,7 @@ import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
 import type { RingKind } from '../sharding/ring-kind.ts';
 import { controllerOf } from '../sharding/ring-key.ts';
+import { currentShardedReconcile } from '../sharding/sharded-reconcile-scope.ts';
 import type { ShardedKinds } from '../builder/controller-builder.ts';
 
 /** What reviewing metrics callers takes: Kubebuilder's metrics-auth role. */
@@ -355,17 +356,24 @@ export class Manager {
   }
 
   /**
-   * The shard label for an object a sharded controller writes and controls: it must land in this
-   * shard's cache at once, where the reconciler of its owner looks for it.
+   * The shard label for an object a sharded reconcile of this shard writes for the object it
+   * reconciles, which controls it: it must land in this shard's cache at once, where that
+   * reconcile looks for it. Writes of a leader-only controller, or for another owner, keep theirs.
    */
   #shardLabelsFor(obj: KubernetesObject): Record<string, string> | undefined {
     const sharding = this.#options.sharding;
+    const scope = currentShardedReconcile();
     const owner = controllerOf(obj);
-    if (!sharding || !owner) return undefined;
-    const ringKind = this.#ringKinds.find(
-      (k) => k.kind.apiVersion === owner.apiVersion && k.kind.kind === owner.kind,
-    );
-    if (!ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
+    if (!sharding || !scope || !owner) return undefined;
+    if (scope.ring !== sharding.ring || scope.shard !== sharding.shardName) return undefined;
+    const ownKind = scope.kind;
+    const ownsIt =
+      owner.apiVersion === ownKind.apiVersion &&
+      owner.kind === ownKind.kind &&
+      owner.name === scope.request.name &&
+      (obj.metadata?.namespace ?? '') === scope.request.namespace;
+    const ringKind = this.#ringKinds.find((k) => k.kind === ownKind);
+    if (!ownsIt || !ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
       return undefined;
     return { [shardLabel(sharding.ring)]: sharding.shardName };
   }

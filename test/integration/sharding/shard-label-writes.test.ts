@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import { after, before, describe, it } from 'node:test';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
+import type { Manager } from '../../../src/runtime/manager/manager.ts';
+import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { runInBackground, testManager, WidgetKind, widgetsCrd, type Widget } from '../controller/support.ts';
+
+const NAMESPACE = 'stamped';
+const SHARD = shardLabel('stamped');
+
+describe('the shard label on objects a shard writes', () => {
+  let env: Environment;
+  let client: Client;
+
+  before(async () => {
+    env = await startEnvironment({ crdPaths: [widgetsCrd] });
+    client = newClient({ kubeConfig: env.kubeConfig });
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  });
+  after(async () => {
+    await env.stop();
+  });
+
+  function widget(name: string, labels: Record<string, string> = {}): Promise<Widget> {
+    return client.create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      metadata: { name, namespace: NAMESPACE, labels },
+      spec: { size: 1 },
+    });
+  }
+
+  /** A ConfigMap `name` controlled by `owner`, written through `mgr`'s client. */
+  function controlledBy(mgr: Manager, owner: Widget, name: string): Promise<V1ConfigMap> {
+    const ref = {
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      name: owner.metadata?.name ?? '',
+      uid: owner.metadata?.uid ?? '',
+      controller: true,
+    };
+    return mgr.client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: NAMESPACE, ownerReferences: [ref] },
+    });
+  }
+
+  it('goes only on what a sharded reconcile creates for the object it reconciles', async () => {
+    // No sharder: nothing but the writes below labels the ConfigMaps.
+    const mine = await widget('mine', { [SHARD]: 'me' });
+    const other = await widget('other');
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'trigger', namespace: NAMESPACE },
+    });
+    const mgr = await testManager(env, {
+      namespace: NAMESPACE,
+      leaderElection: true,
+      leaderElectionId: 'stamped-leader',
+      leaderElectionNamespace: NAMESPACE,
+      sharding: { ring: 'stamped', shardName: 'me', sharder: false },
+    });
+    const written = new Map<string, V1ConfigMap>();
+    const write = async (name: string, owner: Widget): Promise<void> => {
+      written.set(name, await controlledBy(mgr, owner, name));
+    };
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .owns(ConfigMapKind)
+      .sharded()
+      .complete({
+        reconcile: async (req) => {
+          if (req.name !== 'mine' || written.has('own')) return {};
+          await write('own', mine);
+          await write('for-another-owner', other);
+          return {};
+        },
+      });
+    mgr
+      .controller()
+      .named('leader-only')
+      .for(SecretKind)
+      .complete({
+        reconcile: async (req) => {
+          if (req.name === 'trigger' && !written.has('by-the-leader')) await write('by-the-leader', mine);
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    try {
+      await eventuallyTrue(() => written.size === 3, 'the three ConfigMaps written');
+    } finally {
+      await run.stop();
+    }
+    const stamped = async (name: string): Promise<string | undefined> =>
+      (await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name }))?.metadata?.labels?.[SHARD];
+    assert.equal(await stamped('own'), 'me', 'lands in the shard cache its owner is reconciled from');
+    assert.equal(
+      await stamped('for-another-owner'),
+      undefined,
+      "another owner's shard is the sharder's call",
+    );
+    assert.equal(await stamped('by-the-leader'), undefined, 'a leader-only controller shards nothing');
+  });
+});
