@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { Counter } from 'prom-client';
+import { Counter } from '../metrics/prom-client.ts';
 import type { Kind } from '../client/kind.ts';
 import type { Logger } from '../log/logger.ts';
 import { oncePerRegistry } from '../metrics/once-per-registry.ts';

@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { Counter } from '../metrics/prom-client.ts';
 import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 

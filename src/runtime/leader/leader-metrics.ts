@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { Gauge } from '../metrics/prom-client.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 
 /** 1 while this process leads the election `name`, else 0: client-go's leader election metric. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, type Registry } from 'prom-client';
 import type { DelegatedAuthOptions } from '../auth/delegated-auth-options.ts';
 import { withAuthenticationAndAuthorization } from '../auth/with-authentication-and-authorization.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
@@ -8,6 +7,8 @@ import { startSecureServer } from '../server/secure-server.ts';
 import { CertificateWatcher } from '../tls/certificate-watcher.ts';
 import { fixedCertificate, type CertificateSource } from '../tls/certificate-source.ts';
 import { selfSignedCertificate } from '../tls/self-signed-certificate.ts';
+import { registerProcessCpuMetrics } from './process-cpu-metrics.ts';
+import { defaultMetricsButCpu, type Registry } from './prom-client.ts';
 import { metricsRegistry } from './registry.ts';
 
 /** Where and what the metrics server serves. */
@@ -68,10 +69,14 @@ export async function startMetricsServer(options: MetricsServerOptions = {}): Pr
   return startSecureServer(handler, { ...listen, certificate, enableHttp2: options.enableHttp2 ?? false });
 }
 
-/** Registers prom-client's default Node metrics in `registry`, once however often it is called. */
+/**
+ * Registers the metrics of prom-client's `collectDefaultMetrics` in `registry` (the CPU counters
+ * our own), once however often it is called.
+ */
 export function registerProcessMetrics(registry: Registry): void {
   if (registry.getSingleMetric('process_cpu_user_seconds_total') !== undefined) return;
-  collectDefaultMetrics({ register: registry });
+  registerProcessCpuMetrics(registry);
+  for (const register of defaultMetricsButCpu()) register(registry, { eventLoopMonitoringPrecision: 10 });
 }
 
 function metricsCertificate(

@@ -1,4 +1,4 @@
-import { Registry } from 'prom-client';
+import { Registry } from './prom-client.ts';
 
 /**
  * The registry every runtime metric is registered in and that the manager serves on /metrics, as

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom-client.ts';
 import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 
 /** controller-runtime's webhook metrics, under its names and labels, so its dashboards work unchanged. */

@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from '../metrics/prom-client.ts';
 import { oncePerRegistry } from '../metrics/once-per-registry.ts';
 import { metricsRegistry } from '../metrics/registry.ts';
 import { PriorityCounts } from './priority-counts.ts';
