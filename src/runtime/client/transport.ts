@@ -1,9 +1,8 @@
-import {
+import type {
   Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
@@ -12,6 +11,7 @@ import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
 import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
+import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
@@ -106,7 +106,7 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
 
   const send = (opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<Sent> =>
     new Promise((resolve) => {
-      const req = (secure ? httpsRequest : httpRequest)({ ...opts, signal }, (res) => resolve({ res }));
+      const req = (secure ? httpsRequest : nodeHttp.request)({ ...opts, signal }, (res) => resolve({ res }));
       req.on('error', (err) => resolve({ err, reusedSocket: req.reusedSocket }));
       req.end(body);
     });
@@ -255,7 +255,7 @@ function agentPool(
             ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
             rejectUnauthorized: !config.insecureSkipTlsVerify,
           })
-        : new HttpAgent({ keepAlive: true, ...(proxyEnv ? { proxyEnv } : {}) });
+        : new nodeHttp.Agent({ keepAlive: true, ...(proxyEnv ? { proxyEnv } : {}) });
       return agent;
     },
   };

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Clock } from '../clock/clock.ts';
 import { errorMessage } from '../log/error-message.ts';
@@ -105,6 +104,8 @@ async function runPlugin(exec: KubeconfigExec, cluster: ExecClusterInfo): Promis
   };
   const env: NodeJS.ProcessEnv = { ...process.env, KUBERNETES_EXEC_INFO: JSON.stringify(info) };
   for (const { name, value } of exec.env) env[name] = value;
+  // Loaded here, as only a kubeconfig with an exec plugin needs it.
+  const { spawn } = await import('node:child_process');
   const stdout = await new Promise<string>((resolve, reject) => {
     // stderr goes to ours, as kubectl shows a plugin's messages; no stdin, for nobody can answer.
     const child = spawn(exec.command, [...exec.args], { env, stdio: ['ignore', 'pipe', 'inherit'] });

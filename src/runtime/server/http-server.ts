@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { connectionCloser } from './connection-closer.ts';
+import { nodeHttp } from './node-http.ts';
 
 /** Answers one request. A rejection is answered with 500. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -24,7 +25,7 @@ export interface RunningServer {
 
 /** Starts a plain HTTP server for `handler`; resolves once it listens. */
 export function startHttpServer(handler: RequestHandler, options: ListenOptions): Promise<RunningServer> {
-  const server = createServer(answerWith(handler));
+  const server = nodeHttp.createServer(answerWith(handler));
   return listen(server, options, 'http', connectionCloser(server));
 }
 
