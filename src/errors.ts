@@ -1,11 +1,14 @@
+/** 1 a failure, 2 a usage error, 130 and 143 a command SIGINT or SIGTERM interrupted. */
+export type ExitCode = 1 | 2 | 130 | 143;
+
 /**
  * An error the user can cause and fix. The CLI prints its message alone (no stack trace) and exits
  * with `exitCode`: 1 for a failure, 2 for a usage error.
  */
 export class TsoperatorError extends Error {
-  readonly exitCode: 1 | 2;
+  readonly exitCode: ExitCode;
 
-  constructor(message: string, options: { exitCode?: 1 | 2; cause?: unknown } = {}) {
+  constructor(message: string, options: { exitCode?: ExitCode; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TsoperatorError';
     this.exitCode = options.exitCode ?? 1;
@@ -17,6 +20,21 @@ export class UsageError extends TsoperatorError {
   constructor(message: string) {
     super(message, { exitCode: 2 });
     this.name = 'UsageError';
+  }
+}
+
+/**
+ * A command SIGINT (Ctrl-C) or SIGTERM stopped before it was done: exits 130 or 143, 128 plus the
+ * signal's number, as a shell reports a process the signal ended.
+ */
+export class InterruptedError extends TsoperatorError {
+  readonly signal: 'SIGINT' | 'SIGTERM';
+
+  /** `what` completes "<signal> interrupted ...", e.g. `the start of the control plane`. */
+  constructor(signal: 'SIGINT' | 'SIGTERM', what: string) {
+    super(`${signal} interrupted ${what}.`, { exitCode: signal === 'SIGINT' ? 130 : 143 });
+    this.name = 'InterruptedError';
+    this.signal = signal;
   }
 }
 

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { startEnvironment } from '../envtest/environment.ts';
+import { InterruptedError } from '../errors.ts';
 
 export interface EnvtestStartOptions {
   nodes: number;
@@ -8,13 +9,23 @@ export interface EnvtestStartOptions {
 
 /**
  * `tsoperator envtest start`: runs a control plane until SIGINT or SIGTERM, printing on stdout the
- * `export KUBECONFIG=...` line that points kubectl or an operator at it.
+ * `export KUBECONFIG=...` line that points kubectl or an operator at it. A signal during the start
+ * aborts it: what had started is stopped and the command exits 130 (SIGINT) or 143 (SIGTERM).
  */
 export async function runEnvtestStart(version: string, options: EnvtestStartOptions): Promise<void> {
-  const stopped = new Promise<string>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
-  });
+  const interrupted = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () =>
+      interrupted.abort(
+        new InterruptedError(signal, 'the start of the control plane: what had started is stopped'),
+      ),
+    );
+  }
+  const stopped = new Promise<void>((resolve) =>
+    interrupted.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   const env = await startEnvironment({
+    signal: interrupted.signal,
     kubernetesVersion: version,
     controllerManager: true,
     nodes: options.nodes,

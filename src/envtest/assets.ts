@@ -52,6 +52,8 @@ export interface ResolveAssetsOptions {
    * the cache's lock, the one of the process holding it. Default: nothing.
    */
   onProgress?: (line: string) => void;
+  /** Aborts the wait for the cache's lock and a build, rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise
         onProgress: sharedProgress(progressFile, progress),
       });
     },
-    { onBusy: followOwner(progressFile, version.text, progress) },
+    { onBusy: followOwner(progressFile, version.text, progress), signal: options.signal },
   );
 }
 
@@ -151,6 +153,7 @@ async function fetchAssets(
       workRoot: join(root, 'envtest', 'build'),
       only: missingFromCache(dir, wanted).filter((name) => BUILT_BINARIES.includes(name)),
       onProgress: progress,
+      signal: options.signal,
     });
   if (missingBinaries(dir, ARCHIVE_BINARIES).length === 0) {
     // An earlier download made where Go was not, or a cache from before a binary was added: only
@@ -171,6 +174,7 @@ async function fetchAssets(
       if (canBuild) await buildMissing();
       return { dir, source: 'download', missing: missingFromCache(dir) };
     }
+    options.signal?.throwIfAborted();
     tried.push(`download: ${outcome.reason}`);
     progress(`no envtest release archive: ${outcome.reason}`);
   }
@@ -181,6 +185,7 @@ async function fetchAssets(
       workRoot: join(root, 'envtest', 'build'),
       only: wanted,
       onProgress: progress,
+      signal: options.signal,
     });
     return { dir, source: 'build', missing: missingFromCache(dir) };
   }

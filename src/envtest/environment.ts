@@ -48,6 +48,11 @@ export interface EnvironmentOptions {
    * machine). Default: each line to stderr after `envtest: `, where `node --test` shows it at once.
    */
   onProgress?: (line: string) => void;
+  /**
+   * Aborts the start, the wait for the binaries and their download or build included: every process
+   * started so far is stopped, the folder removed, and `start()` rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** An identity on the test API server: its KubeConfig and a kubeconfig file for child processes. */
@@ -102,11 +107,14 @@ export class Environment {
 
   /** Starts a control plane. Call `stop()` (or use `await using`) when done. */
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
+    const signal = options.signal;
+    signal?.throwIfAborted();
     const binDir =
       options.binaryAssetsDir ??
       (
         await resolveAssets({
           nodes: Boolean(options.nodes),
+          signal,
           onProgress: options.onProgress ?? ((line) => process.stderr.write(`envtest: ${line}\n`)),
           ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
         })
@@ -124,7 +132,7 @@ export class Environment {
         organizations: ['system:masters'],
         usage: 'client',
       });
-      const etcd = await retryOnPortConflict(() => startEtcd(binDir, dir, options.etcdArgs, reaper));
+      const etcd = await retryOnPortConflict(() => startEtcd(binDir, dir, options.etcdArgs, reaper, signal));
       processes.push(etcd.process);
       const apiServer = await startApiServerWithRetry(
         binDir,
@@ -134,6 +142,7 @@ export class Environment {
         adminIdentity,
         options.apiServerArgs,
         reaper,
+        signal,
       );
       processes.push(apiServer.process);
       const admin = await writeUser(
@@ -155,6 +164,7 @@ export class Environment {
       if (options.controllerManager || options.nodes) await env.#startControllerManager();
       if (options.nodes) await env.#startNodes(options.nodes);
       if (options.crdPaths?.length) await env.installCrds(options.crdPaths);
+      signal?.throwIfAborted();
       return env;
     } catch (err) {
       if (env) processes.push(...env.#nodeProcesses());
@@ -270,6 +280,7 @@ export class Environment {
         tls: this.#adminTls(),
         controllers: [...new Set(controllers)],
         reaper: this.#reaper,
+        signal: this.#options.signal,
       }),
     );
   }
@@ -281,6 +292,7 @@ export class Environment {
         kubeconfigPath: this.kubeconfigPath,
         tls: this.#adminTls(),
         reaper: this.#reaper,
+        signal: this.#options.signal,
       }),
     );
     this.#kwok = await retryOnPortConflict(() =>
@@ -289,10 +301,11 @@ export class Environment {
         kubeconfigPath: this.kubeconfigPath,
         dir: this.dir,
         reaper: this.#reaper,
+        signal: this.#options.signal,
       }),
     );
     const names = Array.from({ length: count }, (_, i) => fakeNodeName(i));
-    await createFakeNodes(this.kubeConfig, names, this.#kwok);
+    await createFakeNodes(this.kubeConfig, names, this.#kwok, this.#options.signal);
     this.#nodeNames = names;
   }
 }
@@ -333,8 +346,9 @@ function startApiServerWithRetry(
   admin: CertKeyPair,
   extraArgs: readonly string[] | undefined,
   reaper: Reaper,
+  signal: AbortSignal | undefined,
 ): Promise<KubeApiServer> {
   return retryOnPortConflict(() =>
-    startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [], reaper }),
+    startKubeApiServer({ binDir, dir, etcdUrl, ca, admin, extraArgs: extraArgs ?? [], reaper, signal }),
   );
 }

@@ -9,12 +9,16 @@ export interface Etcd {
   readonly process: ManagedProcess;
 }
 
-/** Starts etcd on free loopback ports with its data in `dataDir`, and waits until it is healthy. */
+/**
+ * Starts etcd on free loopback ports with its data in `dataDir`, and waits until it is healthy;
+ * `signal` aborts the wait and stops it.
+ */
 export async function startEtcd(
   binDir: string,
   dataDir: string,
   extraArgs: readonly string[] = [],
   reaper?: Reaper,
+  signal?: AbortSignal,
 ): Promise<Etcd> {
   // A retried start must not find the data of a member that never ran.
   await rm(join(dataDir, 'etcd'), { recursive: true, force: true });
@@ -34,6 +38,6 @@ export async function startEtcd(
     ...extraArgs,
   ];
   const process = new ManagedProcess('etcd', join(binDir, 'etcd'), args, { reaper });
-  await waitUntilReady(process, async () => (await fetch(`${url}/health`)).ok, 30_000);
+  await waitUntilReady(process, async () => (await fetch(`${url}/health`)).ok, 30_000, signal);
   return { url, process };
 }

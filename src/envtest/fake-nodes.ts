@@ -38,11 +38,13 @@ export function fakeNode(name: string): V1Node {
 /**
  * Creates the fake Nodes `names` and waits until each is schedulable: kwok reports it Ready and the
  * node lifecycle controller has lifted the not-ready taint the API server gives a new Node.
+ * `signal` aborts the wait.
  */
 export async function createFakeNodes(
   kubeConfig: KubeConfig,
   names: readonly string[],
   kwok: ManagedProcess,
+  signal?: AbortSignal,
 ): Promise<void> {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   for (const name of names) await core.createNode({ body: fakeNode(name) });
@@ -55,6 +57,7 @@ export async function createFakeNodes(
       );
     },
     60_000,
+    signal,
   );
 }
 

@@ -25,6 +25,8 @@ export interface GoBuildOptions {
   /** Which binaries to build. Default: all of CONTROL_PLANE_BINARIES. */
   only?: readonly ControlPlaneBinary[];
   onProgress: (line: string) => void;
+  /** Stops the `go` commands and rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 type KubernetesBinary = Exclude<ControlPlaneBinary, 'etcd' | 'kwok'>;
@@ -89,6 +91,7 @@ async function buildKubernetes(
   const kubernetes = await downloadModule(
     `k8s.io/kubernetes@v${options.version}`,
     `Kubernetes ${options.version}`,
+    options.signal,
   );
   const k8sModule = join(options.workRoot, `kubernetes-${options.version}`);
   await writeWrapper(
@@ -104,7 +107,7 @@ async function buildKubernetes(
       KUBERNETES_COMMANDS[binary],
       join(staging, binary),
       kubernetesLdflags(options.version),
-      { label: binary, step: step(binary) },
+      { label: binary, step: step(binary), signal: options.signal },
       options.onProgress,
     );
   }
@@ -120,7 +123,7 @@ async function buildKubernetes(
       'go.etcd.io/etcd/server/v3',
       join(staging, 'etcd'),
       ['-s', '-w'],
-      { label: `etcd ${etcdVersion}`, step: step('etcd') },
+      { label: `etcd ${etcdVersion}`, step: step('etcd'), signal: options.signal },
       options.onProgress,
     );
   }
@@ -129,7 +132,11 @@ async function buildKubernetes(
 /** Builds kwok at its pinned release and writes its default stages next to it. */
 async function buildKwok(options: GoBuildOptions, staging: string, step: string): Promise<void> {
   options.onProgress(`fetching ${KWOK_MODULE} v${KWOK_VERSION} from the Go module proxy`);
-  const kwok = await downloadModule(`${KWOK_MODULE}@v${KWOK_VERSION}`, `kwok ${KWOK_VERSION}`);
+  const kwok = await downloadModule(
+    `${KWOK_MODULE}@v${KWOK_VERSION}`,
+    `kwok ${KWOK_VERSION}`,
+    options.signal,
+  );
   const kwokModule = join(options.workRoot, `kwok-${KWOK_VERSION}`);
   await writeWrapper(
     kwokModule,
@@ -140,7 +147,7 @@ async function buildKwok(options: GoBuildOptions, staging: string, step: string)
     `${KWOK_MODULE}/cmd/kwok`,
     join(staging, 'kwok'),
     ['-s', '-w', `-X ${KWOK_MODULE}/pkg/consts.Version=v${KWOK_VERSION}`],
-    { label: `kwok ${KWOK_VERSION}`, step },
+    { label: `kwok ${KWOK_VERSION}`, step, signal: options.signal },
     options.onProgress,
   );
   await writeFile(join(staging, KWOK_STAGES_FILE), await defaultKwokStages(kwok.dir));
@@ -153,14 +160,16 @@ interface DownloadedModule {
 }
 
 /** Downloads `spec` (`module@version`) from the proxy; `what` names it in an error. */
-async function downloadModule(spec: string, what: string): Promise<DownloadedModule> {
+async function downloadModule(spec: string, what: string, signal?: AbortSignal): Promise<DownloadedModule> {
   try {
     const { stdout } = await execa('go', ['mod', 'download', '-json', spec], {
       env: { GOFLAGS: '-mod=mod' },
+      ...(signal ? { cancelSignal: signal } : {}),
     });
     const info = JSON.parse(stdout) as { Dir: string; GoMod: string };
     return { dir: info.Dir, goMod: info.GoMod };
   } catch (err) {
+    signal?.throwIfAborted();
     const detail = err instanceof ExecaError ? downloadError(err) : String(err);
     throw new TsoperatorError(
       `${what} could not be fetched from the Go module proxy (${detail}). Check the version (e.g. 1.37.2) and that the proxy is reachable.`,
@@ -225,7 +234,7 @@ async function goBuild(
   pkg: string,
   output: string,
   ldflags: string[],
-  { label, step }: { label: string; step: string },
+  { label, step, signal }: { label: string; step: string; signal?: AbortSignal | undefined },
   onProgress: (line: string) => void,
 ): Promise<void> {
   const started = Date.now();
@@ -242,11 +251,13 @@ async function goBuild(
         cwd: moduleDir,
         env: { CGO_ENABLED: '0' },
         all: true,
+        ...(signal ? { cancelSignal: signal } : {}),
       },
     );
     build.stderr?.on('data', (chunk: Buffer) => counts.add(chunk.toString()));
     await build;
   } catch (err) {
+    signal?.throwIfAborted();
     const output = err instanceof ExecaError ? String(err.all ?? err.message) : String(err);
     throw new TsoperatorError(
       `Building ${label} with Go failed:\n${output.split('\n').slice(-30).join('\n')}`,

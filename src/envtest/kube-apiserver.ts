@@ -28,6 +28,8 @@ export interface KubeApiServerOptions {
   startTimeoutMs?: number;
   /** Watches the process from its spawn. */
   reaper?: Reaper;
+  /** Aborts the wait for /readyz and stops the process. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     process,
     async () => (await httpsStatus(`${url}/readyz`, tls)) === 200,
     options.startTimeoutMs ?? 90_000,
+    options.signal,
   );
   return { url, process, serviceAccountKeyFile: files.saPrivate, caFile: files.ca };
 }

@@ -13,6 +13,8 @@ export interface KubeComponentOptions {
   args: readonly string[];
   /** Watches the process from its spawn. */
   reaper?: Reaper;
+  /** Aborts the wait for /healthz and stops the process. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startKubeComponent(
         rejectUnauthorized: false,
       })) === 200,
     60_000,
+    options.signal,
   );
   return process;
 }

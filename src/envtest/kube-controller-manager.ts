@@ -29,6 +29,7 @@ export interface KubeControllerManagerOptions {
   controllers?: readonly string[];
   extraArgs?: readonly string[];
   reaper?: Reaper;
+  signal?: AbortSignal;
 }
 
 /** Starts kube-controller-manager against the test API server and waits for its /healthz. */
@@ -38,6 +39,7 @@ export function startKubeControllerManager(options: KubeControllerManagerOptions
     kubeconfigPath: options.kubeconfigPath,
     tls: options.tls,
     reaper: options.reaper,
+    signal: options.signal,
     args: [
       `--controllers=${(options.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
       `--service-account-private-key-file=${options.serviceAccountKeyFile}`,

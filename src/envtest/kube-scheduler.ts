@@ -7,6 +7,7 @@ export interface KubeSchedulerOptions {
   kubeconfigPath: string;
   tls: ClientTls;
   reaper?: Reaper;
+  signal?: AbortSignal;
 }
 
 /** Starts kube-scheduler, which binds the test API server's Pods to its nodes, and waits for its /healthz. */

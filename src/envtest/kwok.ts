@@ -16,6 +16,8 @@ export interface KwokOptions {
   dir: string;
   /** Watches the process from its spawn. */
   reaper?: Reaper;
+  /** Aborts the wait for /healthz and stops the process. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startKwok(options: KwokOptions): Promise<ManagedProcess> {
     process,
     async () => (await httpStatus(`http://127.0.0.1:${port}/healthz`)) === 200,
     60_000,
+    options.signal,
   );
   return process;
 }

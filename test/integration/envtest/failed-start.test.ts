@@ -35,6 +35,16 @@ describe('a control-plane start that fails', () => {
     assert.equal(isAlive(process.pid), false);
   });
 
+  it('stops a process whose wait is aborted, rejecting with the reason', async () => {
+    const process = new ManagedProcess('sleep', 'sleep', ['120']);
+    const controller = new AbortController();
+    const waiting = waitUntilReady(process, () => Promise.resolve(false), 60_000, controller.signal);
+    controller.abort(new TsoperatorError('interrupted'));
+    await assert.rejects(waiting, /^TsoperatorError: interrupted$/);
+    assert.equal(process.running, false);
+    assert.equal(isAlive(process.pid), false);
+  });
+
   it('hands a process to the reaper as it spawns, so a test killed during its start leaves it not behind', async () => {
     const child = spawn(
       globalThis.process.execPath,
