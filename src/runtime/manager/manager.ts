@@ -564,6 +564,7 @@ export class Manager {
       client: this.client,
       transport: this.#transport,
       retryPeriod: this.#options.retryPeriod,
+      leaseDuration: this.#options.leaseDuration,
       resyncPeriod: sharding.resyncPeriod,
       concurrentMoves: sharding.concurrentMoves,
       clock: this.#options.clock,

@@ -1,11 +1,11 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
-import { isConflict, isNotFound } from '../client/api-error.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../log/logger.ts';
-import { SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
+import { RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
 import { isAvailable, shardStateOf, type ShardState } from './shard-state.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -14,11 +14,18 @@ export interface RingMembershipOptions {
   readonly ring: string;
   /** The ring's Leases, as the sharder's informer holds them. */
   readonly leases: SharedInformer<V1Lease>;
+  /** Where the Leases are, for one the sharder creates to keep a shard name out. */
+  readonly leaseNamespace: string;
+  /** How long a Lease the sharder takes over keeps its shard out (ms): the shards' lease duration. */
+  readonly holdDuration: number;
   readonly client: Client;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: ShardingMetrics;
 }
+
+/** Whether a shard's objects may be moved at once, must be drained (it is live), or neither yet. */
+export type MoveAway = 'move' | 'drain' | 'retry';
 
 /** When the sharder last saw a Lease's holder renew it, on its own monotonic clock. */
 interface Observation {
@@ -36,12 +43,19 @@ interface Observation {
  * duration ('uncertain') on the wall clock; this one moves a dead shard's objects a lease duration
  * sooner, and writes the same Lease the same way (holder `shardlease-controller`), so that
  * project's tools read the ring alike.
+ *
+ * A shard's objects move without a drain only while the sharder holds its Lease: taken over, the
+ * Lease keeps the shard out for a lease duration (its elector waits that long for the Lease to
+ * expire), so a shard that comes back (a released Lease re-acquired by a restarted pod of the same
+ * name) cannot reconcile an object the sharder is moving away from it.
  */
 export class RingMembership {
   readonly #o: RingMembershipOptions;
   readonly #seen = new Map<string, Observation>();
   /** Monotonic time each shard was first seen dead, for the hand-over metric. */
   readonly #deadSince = new Map<string, number>();
+  /** Monotonic time each shard's Lease takeover was sent: the shard is out for a hold duration from then. */
+  readonly #heldSince = new Map<string, number>();
 
   constructor(options: RingMembershipOptions) {
     this.#o = options;
@@ -79,6 +93,27 @@ export class RingMembership {
     return this.#deadSince.get(shard);
   }
 
+  /**
+   * Whether the objects of `shard` may be moved now without a drain: only while the sharder holds
+   * the shard's Lease, taken over less than half a hold duration ago (the rest is the margin for
+   * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
+   */
+  async moveAway(shard: string): Promise<MoveAway> {
+    const { clock, holdDuration, leaseNamespace } = this.#o;
+    const since = this.#heldSince.get(shard);
+    if (since !== undefined && clock.monotonic() - since < holdDuration / 2) return 'move';
+    const lease = this.#o.leases.store.get(`${leaseNamespace}/${shard}`);
+    if (lease && isAvailable(shardStateOf(lease, clock.now()))) return 'drain';
+    try {
+      await (lease ? this.#takeOver(lease) : this.#createHeld(shard));
+      return 'move';
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err) && !isAlreadyExists(err))
+        this.#o.logger.error('failed to hold shard lease', { lease: shard, err });
+      return 'retry';
+    }
+  }
+
   /** The Lease's state after taking it over when it expired, its state label written. */
   async #settle(lease: V1Lease): Promise<ShardState> {
     const now = this.#o.clock.now();
@@ -88,6 +123,7 @@ export class RingMembership {
         await this.#takeOver(lease);
         state = 'dead';
       } else if (state === 'orphaned') {
+        this.#heldSince.delete(lease.metadata?.name ?? '');
         await this.#o.client.delete(lease, {
           preconditions: { resourceVersion: lease.metadata?.resourceVersion ?? '' },
         });
@@ -122,8 +158,12 @@ export class RingMembership {
    * waits out this lease duration before it holds its Lease again.
    */
   async #takeOver(lease: V1Lease): Promise<void> {
-    const now = new MicroTimeDate(this.#o.clock.now());
-    this.#o.logger.info('shard lease expired, declaring the shard dead', { shard: lease.metadata?.name });
+    const { clock, holdDuration } = this.#o;
+    const sent = clock.monotonic();
+    const now = new MicroTimeDate(clock.now());
+    const name = lease.metadata?.name ?? '';
+    if (lease.spec?.holderIdentity !== SHARDER_IDENTITY)
+      this.#o.logger.info('declaring the shard dead, holding its lease', { shard: name });
     await this.#o.client.update({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -134,11 +174,37 @@ export class RingMembership {
       spec: {
         ...lease.spec,
         holderIdentity: SHARDER_IDENTITY,
+        // A released Lease says 1 s: the shard must stay out for as long as the moves may take.
+        leaseDurationSeconds: Math.max(lease.spec?.leaseDurationSeconds ?? 0, Math.ceil(holdDuration / 1000)),
         acquireTime: now,
         renewTime: now,
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
     } satisfies V1Lease);
+    this.#heldSince.set(name, sent);
+  }
+
+  /** A Lease held by the sharder for a shard that has none, which objects still name. */
+  async #createHeld(shard: string): Promise<void> {
+    const { clock, holdDuration, leaseNamespace, ring } = this.#o;
+    const sent = clock.monotonic();
+    const now = new MicroTimeDate(clock.now());
+    await this.#o.client.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: shard,
+        namespace: leaseNamespace,
+        labels: { [RING_LABEL]: ring, [STATE_LABEL]: 'dead' },
+      },
+      spec: {
+        holderIdentity: SHARDER_IDENTITY,
+        leaseDurationSeconds: Math.ceil(holdDuration / 1000),
+        acquireTime: now,
+        renewTime: now,
+      },
+    } satisfies V1Lease);
+    this.#heldSince.set(shard, sent);
   }
 
   async #label(lease: V1Lease, state: ShardState): Promise<void> {

@@ -34,6 +34,8 @@ export interface SharderOptions {
   readonly transport: Transport;
   /** How often the Leases are checked. */
   readonly retryPeriod: number;
+  /** The shards' lease duration: how long a Lease the sharder takes over keeps its shard out. */
+  readonly leaseDuration: number;
   readonly resyncPeriod: number;
   readonly concurrentMoves: number;
   readonly clock: Clock;
@@ -58,7 +60,8 @@ const RESYNC_DEBOUNCE_MS = 1000;
  * holds only the few waiting) get the shard the ring hashes them to; on a membership change, and
  * every resync period, it lists the kinds and asks a live shard to drain each object that should
  * move (the drain label: the shard lets go, and the object comes back unassigned), moves those of
- * a dead shard at once, and moves controlled objects to their owner's shard.
+ * a dead shard at once (while it holds that shard's Lease, checked as each move is written, so a
+ * shard back meanwhile gets a drain instead), and moves controlled objects to their owner's shard.
  *
  * It runs in the manager that holds the leader lease, not as a Deployment of its own: the lease
  * already makes it one at a time, it needs no webhook (nor certificates) since assignment is a
@@ -126,6 +129,8 @@ export class Sharder {
     const membership = new RingMembership({
       ring,
       leases,
+      leaseNamespace,
+      holdDuration: this.#o.leaseDuration,
       client: this.#o.client,
       clock: this.#o.clock,
       logger,
@@ -217,7 +222,7 @@ export class Sharder {
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
   async #shardOf(kind: Kind, obj: KubernetesObject, membership: RingMembership): Promise<string | undefined> {
-    if (this.#o.kinds.some((k) => k.kind === kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
+    if (this.#isRingKind(kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
     const ref = controllerOf(obj);
     const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
     const ownerKey = controllerRingKeyOf(obj);
@@ -299,16 +304,23 @@ export class Sharder {
   /** One drain or move; false when it lost a race. */
   async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
     const { obj, kind } = plan;
+    const key = this.#queueKey(kind, obj);
     try {
       if (plan.action === 'drain') {
+        // Marked before the write: the shard may let go, and the object come back unassigned to
+        // be assigned, before this process reads the write's answer.
+        this.#drainMarks.set(key, this.#o.clock.monotonic());
         await this.#write(obj, { [this.#drainLabel]: 'true' });
-        this.#drainMarks.set(this.#queueKey(kind, obj), this.#o.clock.monotonic());
         this.#metrics.drains.inc(this.#kindLabels(kind));
         return true;
       }
+      const from = obj.metadata?.labels?.[this.#shardLabel];
+      // Planned when its shard was gone; that shard may be back (live) by now: it must let go first.
+      const away = from === undefined || !this.#isRingKind(kind) ? 'move' : await membership.moveAway(from);
+      if (away === 'retry') return false;
+      if (away === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
       await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null });
       this.#metrics.movements.inc(this.#kindLabels(kind));
-      const from = obj.metadata?.labels?.[this.#shardLabel];
       const since = from === undefined ? undefined : membership.deadSince(from);
       if (since !== undefined)
         this.#metrics.handoverSeconds.observe(
@@ -317,6 +329,7 @@ export class Sharder {
         );
       return true;
     } catch (err) {
+      if (plan.action === 'drain') this.#drainMarks.delete(key);
       if (isConflict(err) || isNotFound(err)) return false;
       this.#o.logger.error('failed to move object', {
         kind: kind.kind,
@@ -333,6 +346,11 @@ export class Sharder {
       obj,
       mergePatch({ metadata: { resourceVersion: obj.metadata?.resourceVersion, labels } }),
     );
+  }
+
+  /** A ring kind's own object, reconciled by its shard (a controlled one is only read there). */
+  #isRingKind(kind: Kind): boolean {
+    return this.#o.kinds.some((k) => k.kind === kind);
   }
 
   #queueKey(kind: Kind, obj: KubernetesObject): string {
