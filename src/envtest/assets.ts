@@ -168,13 +168,13 @@ async function fetchAssets(
       dest: dir,
       indexUrl: options.indexUrl ?? DEFAULT_INDEX_URL,
       onProgress: progress,
+      signal: options.signal,
     });
     if (outcome.kind === 'downloaded') {
       // Envtest archives carry none of BUILT_BINARIES; build them when Go is here.
       if (canBuild) await buildMissing();
       return { dir, source: 'download', missing: missingFromCache(dir) };
     }
-    options.signal?.throwIfAborted();
     tried.push(`download: ${outcome.reason}`);
     progress(`no envtest release archive: ${outcome.reason}`);
   }

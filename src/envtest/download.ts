@@ -22,6 +22,8 @@ export interface DownloadOptions {
   onProgress: (line: string) => void;
   /** Time allowed for each request. Default: 10 minutes (the archives are about 100 MB). */
   timeoutMs?: number;
+  /** Ends the download, rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** `downloaded`, or why not when the caller may try another source (no network, not listed). */
@@ -39,12 +41,14 @@ interface ReleaseEntry {
  */
 export async function downloadRelease(options: DownloadOptions): Promise<DownloadOutcome> {
   const timeoutMs = options.timeoutMs ?? 600_000;
+  const request = (): AbortSignal => requestSignal(timeoutMs, options.signal);
   const archiveName = `envtest-v${options.version}-${platform().os}-${platform().arch}.tar.gz`;
   let index: unknown;
   try {
     // Every scalar as a string: an all-digit hash must not turn into a number.
-    index = parseYaml(await fetchText(options.indexUrl, timeoutMs), { schema: FAILSAFE_SCHEMA });
+    index = parseYaml(await fetchText(options.indexUrl, request()), { schema: FAILSAFE_SCHEMA });
   } catch (err) {
+    options.signal?.throwIfAborted();
     return { kind: 'unavailable', reason: `could not read ${options.indexUrl} (${describe(err)})` };
   }
   const entry = findRelease(index, options.version, archiveName);
@@ -53,7 +57,7 @@ export async function downloadRelease(options: DownloadOptions): Promise<Downloa
   const staging = await mkdtemp(join(dirname(options.dest), '.download-'));
   try {
     const archive = join(staging, archiveName);
-    const digest = await fetchToFile(entry.selfLink, archive, timeoutMs, options.onProgress);
+    const digest = await fetchToFile(entry.selfLink, archive, request(), options.onProgress);
     if (digest !== entry.hash.toLowerCase()) {
       throw new TsoperatorError(
         `Checksum mismatch for ${entry.selfLink}: expected sha512 ${entry.hash}, got ${digest}. The archive was discarded; try again, and report it if it persists.`,
@@ -64,6 +68,7 @@ export async function downloadRelease(options: DownloadOptions): Promise<Downloa
     options.onProgress(`unpacked ${ARCHIVE_BINARIES.join(', ')} into ${options.dest}`);
     return { kind: 'downloaded' };
   } catch (err) {
+    options.signal?.throwIfAborted();
     if (err instanceof TsoperatorError) throw err;
     return { kind: 'unavailable', reason: `download of ${entry.selfLink} failed (${describe(err)})` };
   } finally {
@@ -79,8 +84,14 @@ function findRelease(index: unknown, version: string, archiveName: string): Rele
   return { hash: entry.hash, selfLink: entry.selfLink };
 }
 
-async function fetchText(url: string, timeoutMs: number): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+/** Ends a request after `timeoutMs`, or when `signal` aborts. */
+function requestSignal(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([timeout, signal]) : timeout;
+}
+
+async function fetchText(url: string, signal: AbortSignal): Promise<string> {
+  const response = await fetch(url, { signal });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.text();
 }
@@ -89,10 +100,10 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
 async function fetchToFile(
   url: string,
   file: string,
-  timeoutMs: number,
+  signal: AbortSignal,
   onProgress: (line: string) => void,
 ): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  const response = await fetch(url, { signal });
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const hash = createHash('sha512');
   const meter = downloadMeter(Number(response.headers.get('content-length') ?? NaN), onProgress);

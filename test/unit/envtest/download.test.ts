@@ -46,6 +46,8 @@ describe('downloading the envtest release archive', () => {
     server = createServer((req, res) => {
       if (req.url === `/${ARCHIVE}`) return void res.end(archive);
       if (req.url === `/held/${ARCHIVE}`) return void held.promise.then(() => res.end(archive));
+      // Sends the headers and a first chunk, then nothing more.
+      if (req.url === `/stalled/${ARCHIVE}`) return void res.write(archive.subarray(0, 100));
       const index = indexes.get(req.url ?? '');
       if (index !== undefined) return void res.end(index);
       res.statusCode = 404;
@@ -59,23 +61,50 @@ describe('downloading the envtest release archive', () => {
     const digest = createHash('sha512').update(archive).digest('hex');
     indexes.set('/good.yaml', index(digest));
     indexes.set('/held.yaml', index(digest, '/held'));
+    indexes.set('/stalled.yaml', index(digest, '/stalled'));
     indexes.set('/bad.yaml', index('0'.repeat(128)));
     indexes.set('/empty.yaml', 'releases: {}\n');
   });
   after(() => {
+    server.closeAllConnections();
     server.close();
     rmSync(work, { recursive: true, force: true });
   });
 
-  const resolveWith = (cacheDir: string, indexPath: string, onProgress?: (line: string) => void) =>
+  const resolveWith = (
+    cacheDir: string,
+    indexPath: string,
+    onProgress?: (line: string) => void,
+    signal?: AbortSignal,
+  ) =>
     resolveAssets({
       version: VERSION,
       cacheDir,
       env: {},
       indexUrl: `${base}${indexPath}`,
       allowBuild: false,
+      signal,
       ...(onProgress ? { onProgress } : {}),
     });
+
+  it('ends a download when its signal aborts, leaving neither binaries nor the lock behind', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'tsoperator-cache-'));
+    try {
+      const controller = new AbortController();
+      const resolving = resolveWith(
+        cacheDir,
+        '/stalled.yaml',
+        (line) => {
+          if (line.startsWith('downloading ')) controller.abort(new TsoperatorError('interrupted'));
+        },
+        controller.signal,
+      );
+      await assert.rejects(resolving, /^TsoperatorError: interrupted$/);
+      assert.deepEqual(readdirSync(join(cacheDir, 'envtest', 'k8s')), []);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
 
   it('reports the download as it goes: the archive, its tenths, the binaries unpacked', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'tsoperator-cache-'));
