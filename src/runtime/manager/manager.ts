@@ -37,6 +37,8 @@ import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
 import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
+import { LiveShards } from '../sharding/live-shards.ts';
+import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
 import type { RingKind } from '../sharding/ring-kind.ts';
@@ -85,6 +87,8 @@ export class Manager {
   /** With `selection: 'server'`: this shard's hash ranges, and the kinds cached by them. */
   readonly #rangeMember: RangeMember | undefined;
   readonly #rangeKinds: Kind[] = [];
+  /** With `assignmentWebhook`: the ring as this replica sees it, for the webhook to assign by. */
+  readonly #liveShards: LiveShards | undefined;
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -129,6 +133,7 @@ export class Manager {
         : {}),
     });
     this.#rangeMember = this.#newRangeMember();
+    this.#liveShards = this.#serveShardAssignment();
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
       // A cold standby has nothing to sync until it leads, and is ready to take over.
@@ -214,6 +219,7 @@ export class Manager {
     const shutdown =
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
+    this.#liveShards?.start(caches.signal);
     let servers: RunningServer[] = [];
     try {
       servers = await this.#startServers();
@@ -305,6 +311,28 @@ export class Manager {
       logger: this.logger.child({ component: 'shard-ranges' }),
       metrics: shardingMetrics(this.#options.registry),
     });
+  }
+
+  /** Registers the ring's shard-assignment webhook, and returns the Lease view it assigns by. */
+  #serveShardAssignment(): LiveShards | undefined {
+    const sharding = this.#options.sharding;
+    if (sharding?.selection !== 'labels' || !sharding.assignmentWebhook) return undefined;
+    const shards = new LiveShards({
+      ring: sharding.ring,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      transport: this.#transport,
+      clock: this.#options.clock,
+      logger: this.logger,
+    });
+    this.webhookServer.register(
+      shardAssignmentPath(sharding.ring),
+      shardAssignmentHandler({
+        ring: sharding.ring,
+        kinds: () => this.#ringKinds,
+        shards: () => shards.ring(),
+      }),
+    );
+    return shards;
   }
 
   /**
