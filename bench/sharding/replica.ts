@@ -1,6 +1,8 @@
 // One replica of the sharding benchmark (run with --expose-gc by run.ts): a sharded manager of
-// ring RING (or, with RING unset, one unsharded manager) reconciling the Widgets of NAMESPACE.
-// Prints `R <name>` per finished reconcile, and `S <json>` (its figures) when a line comes on stdin.
+// ring RING (or, with RING unset, one unsharded manager) reconciling the Widgets of NAMESPACE,
+// split by labels or, with SELECTION=server, by the API server's shard selector.
+// Prints `R <name>` per finished reconcile; on a line `stats` on stdin `S <json>` (its figures),
+// on any other line `C <cached Widgets>`.
 import { createInterface } from 'node:readline';
 import { Manager } from '../../src/runtime/manager/manager.ts';
 import { silentLogger } from '../../src/runtime/log/logger.ts';
@@ -16,6 +18,7 @@ const heapAfterGc = (): number => {
 const ring = process.env['RING'];
 const shard = process.env['SHARD'] ?? 'single';
 const namespace = process.env['NAMESPACE'] ?? 'default';
+const selection = process.env['SELECTION'] === 'server' ? 'server' : 'labels';
 const heapBefore = heapAfterGc();
 const cpuBefore = process.cpuUsage();
 const mgr = await Manager.create({
@@ -29,7 +32,7 @@ const mgr = await Manager.create({
   leaseDuration: 15_000,
   renewDeadline: 10_000,
   retryPeriod: 2_000,
-  ...(ring ? { sharding: { ring, shardName: shard, controllers: 'all' as const } } : {}),
+  ...(ring ? { sharding: { ring, shardName: shard, controllers: 'all' as const, selection } } : {}),
   logger: silentLogger,
 });
 mgr
@@ -43,15 +46,23 @@ mgr
       return {};
     },
   });
-createInterface({ input: process.stdin }).on('line', () => {
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const cached = mgr.cache.informerFor(WidgetKind).store.size;
+  if (line !== 'stats') {
+    process.stdout.write(`C ${cached}\n`);
+    return;
+  }
   const cpu = process.cpuUsage(cpuBefore);
   const figures = {
     shard,
-    cached: mgr.cache.informerFor(WidgetKind).store.size,
+    cached,
     cacheHeapBytes: heapAfterGc() - heapBefore,
     peakRssBytes: residentBytes('VmHWM'),
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
   process.stdout.write(`S ${JSON.stringify(figures)}\n`);
 });
-await mgr.start();
+const started = mgr.start();
+// `Y` once the caches hold what they will: the empty-ring baseline is read after it.
+void mgr.cache.waitForCacheSync().then(() => process.stdout.write('Y\n'));
+await started;

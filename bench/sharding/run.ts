@@ -1,7 +1,9 @@
-// The sharding benchmark: on one API server, the same Widgets reconciled by one unsharded replica,
-// then by rings of 1, 2 and 3 shard processes (each ring its own label, so each starts from
-// unassigned objects). Per replica: peak RSS, CPU, cached objects and the heap they take; per
-// ring: time to converge, and hand-over times of a shard killed -9 and one sent SIGTERM.
+// The sharding benchmark: on one API server (ShardedListAndWatch on), the same Widgets reconciled
+// by one unsharded replica, then by rings of 1, 2 and 3 shard processes split by labels (each ring
+// its own label, so each starts from unassigned objects), then by rings of 1, 2 and 3 split by the
+// API server's shard selector. Per replica: peak RSS, CPU, cached objects and the heap the cache
+// takes (the heap after sync less that of the same program on an empty ring); per ring: time to
+// converge, and hand-over times of a shard killed -9 and one sent SIGTERM.
 // Run: node bench/sharding/run.ts [--widgets 3000]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -17,8 +19,12 @@ import { WidgetKind, widgetsCrd } from '../../test/integration/controller/suppor
 const { values } = parseArgs({ options: { widgets: { type: 'string', default: '3000' } } });
 const WIDGETS = Number(values.widgets);
 const NAMESPACE = 'bench';
+/** Where the empty-ring baselines run: the same kinds, no objects. */
+const EMPTY_NAMESPACE = 'bench-empty';
 /** Each Widget carries this much text, so that the cache's share is visible over the process's own heap. */
 const PAYLOAD = 'x'.repeat(2048);
+
+type Selection = 'labels' | 'server';
 
 interface Figures {
   readonly shard: string;
@@ -37,16 +43,27 @@ class Replica {
   exited = false;
   /** Wall time of each Widget's last reconcile here. */
   readonly reconciled = new Map<string, number>();
+  /** Wall time of the last reconcile here. */
+  lastReconcileAt = 0;
+  readonly synced: Promise<void>;
   #figures: ((f: Figures) => void) | undefined;
+  #count: ((cached: number) => void) | undefined;
 
-  constructor(name: string, ring: string | undefined, kubeconfig: string) {
+  constructor(
+    name: string,
+    ring: string | undefined,
+    selection: Selection,
+    kubeconfig: string,
+    namespace = NAMESPACE,
+  ) {
     this.name = name;
     this.#child = spawn(process.execPath, ['--expose-gc', join(import.meta.dirname, 'replica.ts')], {
       env: {
         ...process.env,
         KUBECONFIG: kubeconfig,
         SHARD: name,
-        NAMESPACE,
+        NAMESPACE: namespace,
+        SELECTION: selection,
         ...(ring ? { RING: ring } : {}),
       },
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -59,9 +76,24 @@ class Replica {
     );
     const out = this.#child.stdout;
     if (!out) throw new Error('the replica has no stdout');
+    let onSynced: () => void = () => undefined;
+    this.synced = new Promise((resolve) => (onSynced = resolve));
     createInterface({ input: out }).on('line', (line) => {
-      if (line.startsWith('R ')) this.reconciled.set(line.slice(2), Date.now());
+      if (line.startsWith('R ')) {
+        this.lastReconcileAt = Date.now();
+        this.reconciled.set(line.slice(2), this.lastReconcileAt);
+      }
       if (line.startsWith('S ')) this.#figures?.(JSON.parse(line.slice(2)) as Figures);
+      if (line.startsWith('C ')) this.#count?.(Number(line.slice(2)));
+      if (line === 'Y') onSynced();
+    });
+  }
+
+  /** The Widgets its cache holds now. */
+  cached(): Promise<number> {
+    return new Promise((resolve) => {
+      this.#count = resolve;
+      this.#child.stdin?.write('count\n');
     });
   }
 
@@ -121,21 +153,102 @@ async function converge(
   }
 }
 
+/** Quiet this long, with the caches adding up, and a server-split ring has settled. */
+const SETTLED_MS = 3000;
+
+/**
+ * A ring split by the server has converged once the caches hold every Widget between them, each
+ * some, every Widget was reconciled after `since`, and no reconcile ran for a while (ranges handed
+ * over as shards joined are reconciled again); the time to its last reconcile.
+ */
+async function convergeServer(replicas: readonly Replica[], since: number): Promise<number> {
+  for (;;) {
+    const dead = replicas.find((r) => r.exited);
+    if (dead) throw new Error(`replica ${dead.name} exited before the ring converged (its stderr is above)`);
+    const counts = await Promise.all(replicas.map((r) => r.cached()));
+    const last = Math.max(...replicas.map((r) => r.lastReconcileAt));
+    const reconciled = new Set(
+      replicas.flatMap((r) => [...r.reconciled].filter(([, at]) => at >= since).map(([name]) => name)),
+    );
+    if (
+      counts.every((c) => c > 0) &&
+      counts.reduce((a, b) => a + b, 0) === WIDGETS &&
+      reconciled.size === WIDGETS &&
+      Date.now() - last >= SETTLED_MS
+    )
+      return last - since;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Each Widget's replica: the one that reconciled it last, which with a settled split is its shard. */
+function lastReconcilers(replicas: readonly Replica[]): Map<string, string> {
+  const at = new Map<string, number>();
+  const by = new Map<string, string>();
+  for (const r of replicas)
+    for (const [name, when] of r.reconciled)
+      if (when >= (at.get(name) ?? 0)) {
+        at.set(name, when);
+        by.set(name, r.name);
+      }
+  return by;
+}
+
+/** Polls until every Widget of `its` is reconciled by one of `rest` after `since`; the time it took. */
+async function reconciledElsewhere(
+  rest: readonly Replica[],
+  its: ReadonlySet<string>,
+  since: number,
+): Promise<number> {
+  for (;;) {
+    const done = [...its].every((name) => rest.some((r) => (r.reconciled.get(name) ?? 0) >= since));
+    if (done) return Date.now() - since;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Kills or stops `victim` and times until its Widgets are reconciled by the others. */
 async function handOver(
   client: Client,
   ring: string,
+  selection: Selection,
   replicas: Replica[],
   victim: Replica,
   signal: 'SIGKILL' | 'SIGTERM',
 ): Promise<number> {
-  const assigned = await assignments(client, ring);
-  const its = new Set([...assigned].filter(([, shard]) => shard === victim.name).map(([name]) => name));
+  const owners =
+    selection === 'labels'
+      ? await assignments(client, ring)
+      : (lastReconcilers(replicas) as Map<string, string | undefined>);
+  const its = new Set([...owners].filter(([, shard]) => shard === victim.name).map(([name]) => name));
   const at = await victim.signal(signal);
   const rest = replicas.filter((r) => r !== victim);
-  const took = await converge(client, ring, rest, at, its);
+  const took =
+    selection === 'labels'
+      ? await converge(client, ring, rest, at, its)
+      : await reconciledElsewhere(rest, its, at);
   replicas.splice(replicas.indexOf(victim), 1);
   return took;
+}
+
+/**
+ * The heap of the same program with the same kinds on an empty ring (an empty namespace), synced
+ * and settled: what a replica's heap holds besides its cached objects.
+ */
+async function emptyRingHeap(
+  ring: string | undefined,
+  selection: Selection,
+  kubeconfig: string,
+): Promise<number> {
+  const replica = new Replica(`${ring ?? 'single'}-empty`, ring, selection, kubeconfig, EMPTY_NAMESPACE);
+  try {
+    await replica.synced;
+    // The sharder and the shard Lease start after the sync: let them run a few retry periods.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    return (await replica.figures()).cacheHeapBytes;
+  } finally {
+    await replica.stop();
+  }
 }
 
 async function leaderOf(client: Client, ring: string): Promise<string | undefined> {
@@ -143,11 +256,15 @@ async function leaderOf(client: Client, ring: string): Promise<string | undefine
   return lease?.spec?.holderIdentity ?? undefined;
 }
 
-const env = await startEnvironment({ crdPaths: [widgetsCrd] });
+const env = await startEnvironment({
+  crdPaths: [widgetsCrd],
+  apiServerArgs: ['--feature-gates=ShardedListAndWatch=true'],
+});
 const rows: string[] = [];
 try {
   const client = newClient({ kubeConfig: env.kubeConfig });
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  for (const name of [NAMESPACE, EMPTY_NAMESPACE])
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   const names = Array.from({ length: WIDGETS }, (_, i) => `widget-${i}`);
   await Promise.all(
     Array.from({ length: 16 }, async () => {
@@ -160,36 +277,49 @@ try {
         });
     }),
   );
-  for (const [label, ring, count] of [
-    ['unsharded, 1 replica', undefined, 1],
-    ['1 shard', 'r1', 1],
-    ['2 shards', 'r2', 2],
-    ['3 shards', 'r3', 3],
+  let singletonCache = 0;
+  for (const [label, ring, count, selection] of [
+    ['unsharded, 1 replica', undefined, 1, 'labels'],
+    ['labels, 1 shard', 'r1', 1, 'labels'],
+    ['labels, 2 shards', 'r2', 2, 'labels'],
+    ['labels, 3 shards', 'r3', 3, 'labels'],
+    ['server, 1 shard', 's1', 1, 'server'],
+    ['server, 2 shards', 's2', 2, 'server'],
+    ['server, 3 shards', 's3', 3, 'server'],
   ] as const) {
+    const emptyHeap = await emptyRingHeap(ring && `${ring}e`, selection, env.kubeconfigPath);
     const started = Date.now();
     const replicas = Array.from(
       { length: count },
-      (_, i) => new Replica(ring ? `${ring}-shard-${i}` : 'single', ring, env.kubeconfigPath),
+      (_, i) => new Replica(ring ? `${ring}-shard-${i}` : 'single', ring, selection, env.kubeconfigPath),
     );
-    const convergence = await converge(client, ring, replicas, started);
+    const convergence =
+      selection === 'server' && ring
+        ? await convergeServer(replicas, started)
+        : await converge(client, ring, replicas, started);
     const figures = await Promise.all(replicas.map((r) => r.figures()));
+    const load = readLoad();
     let kill = '';
     let term = '';
     if (ring && count >= 2) {
       const leader = await leaderOf(client, ring);
       const victim = replicas.find((r) => r.name !== leader);
       if (victim)
-        kill = `${((await handOver(client, ring, replicas, victim, 'SIGKILL')) / 1000).toFixed(1)} s`;
+        kill = `${((await handOver(client, ring, selection, replicas, victim, 'SIGKILL')) / 1000).toFixed(1)} s`;
       const second = replicas.find((r) => r.name !== leader);
       if (second && replicas.length >= 2)
-        term = `${((await handOver(client, ring, replicas, second, 'SIGTERM')) / 1000).toFixed(1)} s`;
+        term = `${((await handOver(client, ring, selection, replicas, second, 'SIGTERM')) / 1000).toFixed(1)} s`;
     }
     for (const f of figures) {
+      const cache = f.cacheHeapBytes - emptyHeap;
+      if (!ring) singletonCache = cache;
+      const goal = ring ? (1 / count + 0.15) * singletonCache : undefined;
+      const verdict = goal === undefined ? '' : `${mib(goal)} ${cache <= goal ? 'met' : 'missed'}`;
       rows.push(
-        `| ${label} | ${f.shard} | ${f.cached} | ${(f.cacheHeapBytes / 2 ** 20).toFixed(1)} MiB | ${(f.peakRssBytes / 2 ** 20).toFixed(0)} MiB | ${f.cpuSeconds.toFixed(1)} s | ${(convergence / 1000).toFixed(1)} s | ${kill} | ${term} | ${readLoad()} |`,
+        `| ${label} | ${f.shard} | ${f.cached} | ${mib(f.cacheHeapBytes)} | ${mib(emptyHeap)} | ${mib(cache)} | ${verdict} | ${(f.peakRssBytes / 2 ** 20).toFixed(0)} MiB | ${f.cpuSeconds.toFixed(1)} s | ${(convergence / 1000).toFixed(1)} s | ${kill} | ${term} | ${load} |`,
       );
     }
-    process.stderr.write(`${label}: converged in ${convergence} ms\n`);
+    process.stderr.write(`${label}: converged in ${convergence} ms, load ${load}\n`);
     await Promise.all(replicas.map((r) => r.stop()));
   }
 } finally {
@@ -197,14 +327,18 @@ try {
 }
 process.stdout.write(
   [
-    `${WIDGETS} Widgets of ~2 KiB each, one API server (envtest 1.37.2).`,
+    `${WIDGETS} Widgets of ~2 KiB each, one API server (envtest 1.37.2, ShardedListAndWatch on).`,
     '',
-    '| ring | replica | cached | cache heap | peak RSS | CPU | converged | kill -9 hand-over | SIGTERM hand-over | load (1 min) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| ring | replica | cached | heap after sync | empty-ring heap | cache | goal (1/N + 15 %) | peak RSS | CPU | converged | kill -9 hand-over | SIGTERM hand-over | load (1 min) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
   ].join('\n'),
 );
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(2)} MiB`;
+}
 
 /** The 1-minute load average, for the figures' context on a shared machine. */
 function readLoad(): string {
