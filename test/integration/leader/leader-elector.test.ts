@@ -362,3 +362,68 @@ test('a leader that cannot renew stops leading at the renew deadline, not a retr
     `lost ${lostAt - failingFrom} ms after renewals began to fail`,
   );
 });
+
+test('a leader gives up a retry period and the renew deadline after its last renewal was sent, however late its answer came', async () => {
+  const clock = new FakeClock(0);
+  const real = leaseLock(env.kubeConfig, 'default', 'late-answer');
+  let failing = false;
+  let lastGetAt = 0;
+  let renewalSentAt: number | undefined;
+  const unreachable = (): Promise<never> => Promise.reject(new Error('the API server is unreachable'));
+  const lock: LeaseLock = {
+    description: real.description,
+    get: (signal) => {
+      lastGetAt = clock.monotonic();
+      return failing ? unreachable() : real.get(signal);
+    },
+    create: (record, signal) => (failing ? unreachable() : real.create(record, signal)),
+    update: async (record, version, signal) => {
+      if (failing) return unreachable();
+      const updated = await real.update(record, version, signal);
+      if (renewalSentAt === undefined) {
+        // The first renewal lands, but its answer comes 2.5 s late (a busy process), and then the
+        // API server is gone.
+        renewalSentAt = lastGetAt;
+        await clock.sleep(2_500);
+        failing = true;
+      }
+      return updated;
+    },
+  };
+  let lostAt: number | undefined;
+  const elector = new LeaderElector({
+    lock,
+    identity: 'a',
+    clock,
+    leaseDuration: 15_000,
+    renewDeadline: 3_000,
+    retryPeriod: 2_000,
+    callbacks: {
+      onStartedLeading: (signal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener(
+            'abort',
+            () => {
+              lostAt = clock.monotonic();
+              resolve();
+            },
+            { once: true },
+          ),
+        ),
+    },
+  });
+  const run = elector.run(new AbortController().signal);
+  while (lostAt === undefined) {
+    while (clock.sleepers === 0) await delay(5);
+    clock.advance(500);
+    await delay(5);
+  }
+  assert.equal(await run, 'lost');
+  assert.ok(renewalSentAt !== undefined);
+  // Its renew time is no earlier than the send: a follower may take the lease a lease duration
+  // after that, and the shard timings leave only one retry period of margin past this bound.
+  assert.ok(
+    lostAt - renewalSentAt <= 2_000 + 3_000,
+    `lost ${lostAt - renewalSentAt} ms after the last renewal was sent`,
+  );
+});
