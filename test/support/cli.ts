@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -40,21 +41,30 @@ export function runTsoperatorSource(
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CliResult> {
-  const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  const script =
-    `const { runCli } = await import(${JSON.stringify(cli)}); ` +
-    'process.exitCode = await runCli(process.argv.slice(1));';
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '--eval', script, ...args], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnTsoperatorSource(args, cwd, env);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The CLI from its TypeScript sources as a child process, stdout and stderr piped: for a test to signal it. */
+export function spawnTsoperatorSource(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcessByStdio<null, Readable, Readable> {
+  const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
+  const script =
+    `const { runCli } = await import(${JSON.stringify(cli)}); ` +
+    'process.exitCode = await runCli(process.argv.slice(1));';
+  return spawn(process.execPath, ['--input-type=module', '--eval', script, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

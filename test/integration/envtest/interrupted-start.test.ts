@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { resolveAssets } from '../../../src/envtest/index.ts';
 import { isAlive } from '../../../src/envtest/process-alive.ts';
-import { repoRoot } from '../../support/cli.ts';
+import { repoRoot, spawnTsoperatorSource } from '../../support/cli.ts';
 import { findDescendant } from '../../support/process-tree.ts';
 import { waitForExit } from '../../support/processes.ts';
 
@@ -33,18 +32,13 @@ async function processesMentioning(text: string): Promise<number[]> {
 
 /** `tsoperator envtest start --nodes 1` on the binaries of `binDir`, from the sources, as a child to signal. */
 function startCli(binDir: string): Run {
-  const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  const script =
-    `const { runCli } = await import(${JSON.stringify(cli)}); ` +
-    'process.exitCode = await runCli(process.argv.slice(1));';
-  const child = spawn(
-    process.execPath,
-    ['--input-type=module', '--eval', script, 'envtest', 'start', '--nodes', '1'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBEBUILDER_ASSETS: binDir } },
-  );
+  const child = spawnTsoperatorSource(['envtest', 'start', '--nodes', '1'], repoRoot, {
+    ...process.env,
+    KUBEBUILDER_ASSETS: binDir,
+  });
   const output = { stdout: '', stderr: '' };
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (output.stdout += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (output.stderr += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output.stderr += d));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   return { child, exited, output };
 }
