@@ -56,6 +56,7 @@ export class RingMembership {
   readonly #deadSince = new Map<string, number>();
   /** Monotonic time each shard's Lease takeover was sent: the shard is out for a hold duration from then. */
   readonly #heldSince = new Map<string, number>();
+  readonly #holding = new Map<string, Promise<MoveAway>>();
 
   constructor(options: RingMembershipOptions) {
     this.#o = options;
@@ -99,9 +100,20 @@ export class RingMembership {
    * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
    */
   async moveAway(shard: string): Promise<MoveAway> {
-    const { clock, holdDuration, leaseNamespace } = this.#o;
+    const { clock, holdDuration } = this.#o;
     const since = this.#heldSince.get(shard);
     if (since !== undefined && clock.monotonic() - since < holdDuration / 2) return 'move';
+    // One takeover per shard at a time: the concurrent moves' own would only conflict.
+    let holding = this.#holding.get(shard);
+    if (!holding) {
+      holding = this.#hold(shard).finally(() => this.#holding.delete(shard));
+      this.#holding.set(shard, holding);
+    }
+    return holding;
+  }
+
+  async #hold(shard: string): Promise<MoveAway> {
+    const { clock, leaseNamespace } = this.#o;
     const lease = this.#o.leases.store.get(`${leaseNamespace}/${shard}`);
     if (lease && isAvailable(shardStateOf(lease, clock.now()))) return 'drain';
     try {

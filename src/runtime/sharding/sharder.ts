@@ -84,6 +84,9 @@ export class Sharder {
   readonly #drainMarks = new Map<string, number>();
   #ring = new HashRing([]);
   #resyncAt = 0;
+  /** When the Leases were last checked (monotonic), and the check in flight. */
+  #checkedAt = 0;
+  #checking: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
   constructor(options: SharderOptions) {
@@ -151,19 +154,16 @@ export class Sharder {
   async #watchRing(membership: RingMembership, signal: AbortSignal): Promise<void> {
     const { clock, retryPeriod, resyncPeriod, logger } = this.#o;
     while (!signal.aborted) {
-      const ring = new HashRing(await membership.check());
-      if (!ring.sameShards(this.#ring)) {
-        logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
-        this.#ring = ring;
-        this.#resyncAt = 0;
-        this.#requeueUnassigned();
-      }
+      await this.#checkRing(membership);
+      const ring = this.#ring;
       if (clock.monotonic() >= this.#resyncAt) {
         const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
           if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
           return false;
         });
-        this.#resyncAt = clock.monotonic() + (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS);
+        // A ring changed meanwhile is resynced at once.
+        if (this.#ring === ring)
+          this.#resyncAt = clock.monotonic() + (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS);
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -171,6 +171,24 @@ export class Sharder {
       });
       this.#wake = undefined;
     }
+  }
+
+  /**
+   * Reads the Leases, one check at a time: a changed ring is taken at once (by the assignments
+   * too) and resynced. Also called between the writes of a long resync, so that a shard joining or
+   * dying meanwhile is seen within a retry period, not once every planned write is done.
+   */
+  async #checkRing(membership: RingMembership): Promise<void> {
+    this.#checking ??= (async () => {
+      const ring = new HashRing(await membership.check());
+      this.#checkedAt = this.#o.clock.monotonic();
+      if (ring.sameShards(this.#ring)) return;
+      this.#o.logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
+      this.#ring = ring;
+      this.#resyncAt = 0;
+      this.#requeueUnassigned();
+    })().finally(() => (this.#checking = undefined));
+    await this.#checking;
   }
 
   /** The unassigned objects seen while no shard was there get another try. */
@@ -251,13 +269,17 @@ export class Sharder {
     for (const ringKind of this.#o.kinds) plans.push(...(await this.#planKind(ringKind, ring, signal)));
     let settled = true;
     const pending = [...plans];
+    const { clock, retryPeriod } = this.#o;
     const worker = async (): Promise<void> => {
       for (let plan = pending.pop(); plan && !signal.aborted; plan = pending.pop()) {
+        if (clock.monotonic() - this.#checkedAt >= retryPeriod) await this.#checkRing(membership);
+        // Planned for a ring that is no longer: the next resync plans for the new one.
+        if (this.#ring !== ring) return;
         if (!(await this.#carryOut(plan, membership))) settled = false;
       }
     };
     await Promise.all(Array.from({ length: this.#o.concurrentMoves }, worker));
-    return settled;
+    return settled && this.#ring === ring;
   }
 
   /** The drains and moves of one ring kind and of the objects its objects control. */
