@@ -2,7 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-/** One reconcile as a shard ran it: which shard, which Widget, and when (wall ms, sub-ms precision). */
+/**
+ * Now in ms on the machine's monotonic clock (CLOCK_MONOTONIC), with sub-ms precision: one clock
+ * for every process of the machine, as the reconciles of different shards must be compared. A
+ * process's `performance.timeOrigin + performance.now()` is not: it counts from that process's own
+ * wall-clock reading at its start, and processes started apart disagree by any step in between.
+ */
+export function sharedNow(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** One reconcile as a shard ran it: which shard, which Widget, and when ({@link sharedNow}). */
 export interface Interval {
   readonly shard: string;
   readonly name: string;
@@ -34,7 +44,9 @@ export class ShardProcesses {
     });
     this.#children.set(name, child);
     this.#output.set(name, []);
-    this.#exits.set(name, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+    // 'close', not 'exit': the exit may come before the last lines of its stdout are read, and a
+    // begin read after kill() closed the shard's open reconciles would stay open for ever.
+    this.#exits.set(name, new Promise((resolve) => child.once('close', (code) => resolve(code))));
     createInterface({ input: child.stdout }).on('line', (line) => this.#read(name, line));
     createInterface({ input: child.stderr }).on('line', (line) => this.#output.get(name)?.push(line));
   }
@@ -45,11 +57,11 @@ export class ShardProcesses {
     return (await this.#exits.get(name)) ?? null;
   }
 
-  /** kill -9; reconciles it left open end at the kill. Returns when it happened (wall ms). */
+  /** kill -9; reconciles it left open end at the kill. Returns when it happened ({@link sharedNow}). */
   async kill(name: string): Promise<number> {
     this.#children.get(name)?.kill('SIGKILL');
     await this.#exits.get(name);
-    const at = performance.timeOrigin + performance.now();
+    const at = sharedNow();
     for (const [key, interval] of this.#open) {
       if (interval.shard !== name) continue;
       interval.end = at;

@@ -6,10 +6,10 @@ import { isAlreadyExists } from '../../../../src/runtime/client/api-error.ts';
 import { Manager } from '../../../../src/runtime/manager/manager.ts';
 import { silentLogger } from '../../../../src/runtime/log/logger.ts';
 import { WidgetKind } from '../../controller/support.ts';
+import { sharedNow } from '../shards.ts';
 
 const shard = process.env['SHARD'] ?? 'shard';
 const namespace = process.env['NAMESPACE'] ?? 'default';
-const now = (): number => performance.timeOrigin + performance.now();
 const mgr = await Manager.create({
   namespace,
   metricsBindAddress: '127.0.0.1:0',
@@ -32,12 +32,16 @@ mgr
   .withOptions({ maxConcurrentReconciles: 4 })
   .complete({
     reconcile: async (req) => {
-      process.stdout.write(`B ${shard} ${req.name} ${now()}\n`);
-      const widget = await mgr.client.get(WidgetKind, req);
-      if (widget && Number(req.name.split('-').pop()) % 10 === 0) await ensureConfigMap(req.name, widget.metadata?.uid ?? '');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      process.stdout.write(`E ${shard} ${req.name} ${now()}\n`);
-      return {};
+      process.stdout.write(`B ${shard} ${req.name} ${sharedNow()}\n`);
+      try {
+        const widget = await mgr.client.get(WidgetKind, req);
+        if (widget && Number(req.name.split('-').pop()) % 10 === 0) await ensureConfigMap(req.name, widget.metadata?.uid ?? '');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return {};
+      } finally {
+        // A failed reconcile ended too: left open, it would overlap every later one of the Widget.
+        process.stdout.write(`E ${shard} ${req.name} ${sharedNow()}\n`);
+      }
     },
   });
 
