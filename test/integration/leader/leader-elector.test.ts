@@ -325,41 +325,20 @@ test('a leader that cannot renew stops leading at the renew deadline, not a retr
     create: (record, signal) => (failing ? unreachable() : real.create(record, signal)),
     update: (record, version, signal) => (failing ? unreachable() : real.update(record, version, signal)),
   };
-  let lostAt: number | undefined;
-  const elector = new LeaderElector({
-    lock,
-    identity: 'a',
-    clock,
-    leaseDuration: 15_000,
-    renewDeadline: 3_000,
-    retryPeriod: 2_000,
-    callbacks: {
-      onStartedLeading: (signal) =>
-        new Promise<void>((resolve) =>
-          signal.addEventListener(
-            'abort',
-            () => {
-              lostAt = clock.monotonic();
-              resolve();
-            },
-            { once: true },
-          ),
-        ),
-    },
-  });
-  const run = elector.run(new AbortController().signal);
+  const leading = leadUntilLost(lock, clock);
+  const run = leading.run;
   while (clock.sleepers === 0) await delay(5);
   failing = true;
   const failingFrom = clock.monotonic();
-  while (lostAt === undefined) {
+  while (leading.lostAt() === undefined) {
     clock.advance(500);
     await delay(5);
   }
   assert.equal(await run, 'lost');
   // The first renewal after the failure is due a retry period later; the deadline runs from there.
   assert.ok(
-    lostAt - failingFrom <= 2_000 + 3_000,
-    `lost ${lostAt - failingFrom} ms after renewals began to fail`,
+    (leading.lostAt() ?? Infinity) - failingFrom <= 2_000 + 3_000,
+    `lost ${(leading.lostAt() ?? Infinity) - failingFrom} ms after renewals began to fail`,
   );
 });
 
@@ -390,6 +369,31 @@ test('a leader gives up a retry period and the renew deadline after its last ren
       return updated;
     },
   };
+  const leading = leadUntilLost(lock, clock);
+  const run = leading.run;
+  while (leading.lostAt() === undefined) {
+    while (clock.sleepers === 0) await delay(5);
+    clock.advance(500);
+    await delay(5);
+  }
+  assert.equal(await run, 'lost');
+  assert.ok(renewalSentAt !== undefined);
+  // Its renew time is no earlier than the send: a follower may take the lease a lease duration
+  // after that, and the shard timings leave only one retry period of margin past this bound.
+  assert.ok(
+    (leading.lostAt() ?? Infinity) - renewalSentAt <= 2_000 + 3_000,
+    `lost ${(leading.lostAt() ?? Infinity) - renewalSentAt} ms after the last renewal was sent`,
+  );
+});
+
+/**
+ * Candidate 'a' on `lock` (lease 15 s, renew deadline 3 s, retry 2 s), whose work ends when its
+ * signal aborts; `lostAt` is when that happened on `clock`.
+ */
+function leadUntilLost(
+  lock: LeaseLock,
+  clock: FakeClock,
+): { run: Promise<LeadershipEnd>; lostAt: () => number | undefined } {
   let lostAt: number | undefined;
   const elector = new LeaderElector({
     lock,
@@ -412,18 +416,5 @@ test('a leader gives up a retry period and the renew deadline after its last ren
         ),
     },
   });
-  const run = elector.run(new AbortController().signal);
-  while (lostAt === undefined) {
-    while (clock.sleepers === 0) await delay(5);
-    clock.advance(500);
-    await delay(5);
-  }
-  assert.equal(await run, 'lost');
-  assert.ok(renewalSentAt !== undefined);
-  // Its renew time is no earlier than the send: a follower may take the lease a lease duration
-  // after that, and the shard timings leave only one retry period of margin past this bound.
-  assert.ok(
-    lostAt - renewalSentAt <= 2_000 + 3_000,
-    `lost ${lostAt - renewalSentAt} ms after the last renewal was sent`,
-  );
-});
+  return { run: elector.run(new AbortController().signal), lostAt: () => lostAt };
+}
