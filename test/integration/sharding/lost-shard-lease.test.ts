@@ -3,12 +3,13 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Environment } from '../../../src/envtest/index.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { SHARDER_IDENTITY } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { WidgetKind } from '../controller/support.ts';
+import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'lost';
 
@@ -17,9 +18,7 @@ describe('a replica whose shard Lease is taken over', () => {
   let client: Client;
 
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ({ env, client } = await startRingEnvironment(NAMESPACE));
   });
   after(async () => {
     await env.stop();

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import type { Environment } from '../../../src/envtest/index.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { newCache } from '../../../src/runtime/cache/cache.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { systemClock } from '../../../src/runtime/clock/clock.ts';
 import { LeaderElector } from '../../../src/runtime/leader/leader-elector.ts';
@@ -15,7 +15,8 @@ import { RingMembership } from '../../../src/runtime/sharding/ring-membership.ts
 import { RING_LABEL, SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { shardingMetrics } from '../../../src/runtime/sharding/sharding-metrics.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { runInBackground, testManager, WidgetKind } from '../controller/support.ts';
+import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'released';
 const RING = 'released';
@@ -29,9 +30,7 @@ describe("moving a shard's objects away without a drain", () => {
   const testDone = new AbortController();
 
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ({ env, client } = await startRingEnvironment(NAMESPACE));
   });
   after(async () => {
     testDone.abort();

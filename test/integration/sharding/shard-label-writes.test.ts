@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Environment } from '../../../src/envtest/index.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, WidgetKind, widgetsCrd, type Widget } from '../controller/support.ts';
+import { runInBackground, testManager, WidgetKind, type Widget } from '../controller/support.ts';
+import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'stamped';
 const SHARD = shardLabel('stamped');
@@ -17,9 +18,7 @@ describe('the shard label on objects a shard writes', () => {
   let client: Client;
 
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ({ env, client } = await startRingEnvironment(NAMESPACE));
   });
   after(async () => {
     await env.stop();

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Environment } from '../../../src/envtest/index.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { GracefulShutdownTimeoutError } from '../../../src/runtime/manager/controller-group.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { pause, runInBackground, testManager, WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { pause, runInBackground, testManager, WidgetKind } from '../controller/support.ts';
+import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'undrained';
 
@@ -16,9 +17,7 @@ describe('a shard stopping while a reconcile ignores its signal', () => {
   const testDone = new AbortController();
 
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ({ env, client } = await startRingEnvironment(NAMESPACE));
   });
   after(async () => {
     testDone.abort();

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Environment } from '../../../src/envtest/index.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { RING_LABEL } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { runInBackground, testManager, WidgetKind } from '../controller/support.ts';
+import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'mixed';
 const WIDGETS = 20;
@@ -16,9 +17,7 @@ describe('an unsharded controller of a sharded kind', () => {
   let client: Client;
 
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ({ env, client } = await startRingEnvironment(NAMESPACE));
   });
   after(async () => {
     await env.stop();
