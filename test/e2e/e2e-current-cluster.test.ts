@@ -4,23 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { execa } from 'execa';
 import { startEnvironment, type Environment } from '../../src/envtest/index.ts';
-import { installedProject, runIn } from '../support/generated-project.ts';
+import { installedProject, runAnyway, runIn, type CommandResult } from '../support/generated-project.ts';
 
 const PROJECT = 'webapp-operator';
-const WEBAPP = [
-  '--group',
-  'demo',
-  '--version',
-  'v1',
-  '--kind',
-  'WebApp',
-  '--image',
-  'nginx:1.27',
-  '--port',
-  '80',
-];
+const WEBAPP = '--group demo --version v1 --kind WebApp --image nginx:1.27 --port 80'.split(' ');
 
 /**
  * A generated project's e2e suite with E2E_USE_CURRENT_CLUSTER, against a control plane with a node
@@ -38,26 +26,14 @@ describe('the e2e suite in the current cluster (E2E_USE_CURRENT_CLUSTER)', () =>
   const kubectl = async (args: readonly string[]): Promise<string> =>
     runIn(project, join(env.binDir, 'kubectl'), ['--kubeconfig', env.kubeconfigPath, ...args]);
 
-  /** `npm run test:e2e` with `vars`, the control plane as the current cluster; its exit code and output. */
-  async function suite(vars: Record<string, string>): Promise<{ exitCode: number; output: string }> {
-    const environment: Record<string, string | undefined> = {
-      ...process.env,
+  /** `npm run test:e2e` with `vars`, the control plane as the current cluster. */
+  const suite = (vars: Record<string, string>): Promise<CommandResult> =>
+    runAnyway(project, 'npm', ['run', 'test:e2e'], {
       KUBECONFIG: env.kubeconfigPath,
       PATH: `${env.binDir}${delimiter}${process.env['PATH'] ?? ''}`,
       IMG: 'controller:e2e',
       ...vars,
-    };
-    // Without NODE_TEST_CONTEXT, the project's own `node --test` runs its tests.
-    delete environment['NODE_TEST_CONTEXT'];
-    const result = await execa('npm', ['run', 'test:e2e'], {
-      cwd: project,
-      all: true,
-      reject: false,
-      env: environment,
-      extendEnv: false,
     });
-    return { exitCode: result.exitCode ?? -1, output: result.all };
-  }
 
   async function cleanedUpEvents(): Promise<number> {
     const reasons = await kubectl([

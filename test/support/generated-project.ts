@@ -4,15 +4,32 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { repoRoot } from './cli.ts';
 
-/** Runs a command in `cwd`, failing with its output when it fails; returns stdout and stderr together. */
-export async function runIn(cwd: string, file: string, args: readonly string[]): Promise<string> {
+/** How a command run in a generated project ended: its exit code, and its stdout and stderr together. */
+export interface CommandResult {
+  readonly exitCode: number;
+  readonly output: string;
+}
+
+/** Runs a command in `cwd` with `vars` added to the environment, whatever its exit code. */
+export async function runAnyway(
+  cwd: string,
+  file: string,
+  args: readonly string[],
+  vars: Readonly<Record<string, string>> = {},
+): Promise<CommandResult> {
   // Without NODE_TEST_CONTEXT, a generated project's own `node --test` runs its tests instead of
   // taking itself for a test file of this run and skipping them.
-  const env = { ...process.env };
+  const env: Record<string, string | undefined> = { ...process.env, ...vars };
   delete env['NODE_TEST_CONTEXT'];
   const result = await execa(file, args, { cwd, all: true, reject: false, env, extendEnv: false });
-  assert.equal(result.exitCode, 0, `${file} ${args.join(' ')} failed:\n${result.all}`);
-  return result.all;
+  return { exitCode: result.exitCode ?? -1, output: result.all };
+}
+
+/** Runs a command in `cwd`, failing with its output when it fails; returns stdout and stderr together. */
+export async function runIn(cwd: string, file: string, args: readonly string[]): Promise<string> {
+  const { exitCode, output } = await runAnyway(cwd, file, args);
+  assert.equal(exitCode, 0, `${file} ${args.join(' ')} failed:\n${output}`);
+  return output;
 }
 
 /** Packs this checkout (built with `npm run build` first) into `root`; returns the tarball's path. */
