@@ -18,12 +18,11 @@ export function contenders(
   nodeFlags: readonly string[] = [],
 ): Contender[] {
   const workers = String(concurrency);
-  // As a generated project's `npm start` runs: V8 sized for memory, type stripping with the
-  // compile cache, which run.ts fills before the first round.
+  // As a generated project's `npm start` runs: type stripping with the compile cache, which
+  // run.ts fills before the first round.
   const node = (script: string, extra: (ns: string) => string[]): Contender['args'] => {
     return (ns) => [
       ...process.execArgv,
-      '--optimize-for-size',
       ...nodeFlags,
       '--import',
       COMPILE_CACHE_PRELOAD,
