@@ -86,7 +86,7 @@ export async function resolveAssets(options: ResolveAssetsOptions = {}): Promise
         onProgress: sharedProgress(progressFile, progress),
       });
     },
-    { onBusy: followOwner(progressFile, version.text, progress), signal: options.signal },
+    { onBusy: followOwner(progressFile, version.text, progress), progressFile, signal: options.signal },
   );
 }
 

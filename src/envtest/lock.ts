@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TsoperatorError } from '../errors.ts';
 import { systemClock } from '../runtime/clock/clock.ts';
@@ -12,8 +13,13 @@ export interface FileLockOptions {
    */
   onBusy?: (ownerPid: number | undefined) => void | Promise<void>;
   /**
-   * How long to wait for a live owner before failing with the lock and the process holding it.
-   * Default: 30 minutes, more than a first build of every envtest binary takes.
+   * A file the owner appends to as it works (a sharedProgress file): each time it grows, the wait
+   * starts over, so a slow build that still reports is waited for. Default: none.
+   */
+  progressFile?: string;
+  /**
+   * How long to wait for a live owner that shows no progress before failing with the lock and the
+   * process holding it. Default: 30 minutes, more than a first build of every envtest binary takes.
    */
   timeoutMs?: number;
   /** Ends the wait for the lock with the signal's reason. */
@@ -22,8 +28,12 @@ export interface FileLockOptions {
 
 const POLL_MS = 500;
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
-/** A lock folder still without a pid after this long was left by an owner that died making it. */
+/** A lock folder still without an owner after this long was left by an owner that died making it. */
 const UNWRITTEN_OWNER_MS = 10_000;
+/** A takeover guard older than this was left by a waiter that died taking over (it holds it for ms). */
+const ABANDONED_GUARD_MS = 10_000;
+/** The file in the lock folder naming its owner: `<pid> <start time>`, written whole by a rename. */
+const OWNER_FILE = 'owner';
 
 /** Who holds a lock: its pid, and when that process started where the system says (Linux). */
 interface LockOwner {
@@ -31,11 +41,16 @@ interface LockOwner {
   readonly startTime: string | undefined;
 }
 
+/** Codes of a lock folder made, emptied or removed by another process between two looks. */
+const RACE_CODES: readonly string[] = ['EEXIST', 'ENOENT', 'ENOTEMPTY'];
+
 /**
  * A lock between processes on one machine: a folder made with mkdir (atomic) holding the owner's
  * pid and start time. A lock whose owner has died is taken over, so a killed build never blocks the
- * next one, even once another process has been given the dead owner's pid. The owner may keep other
- * files in the folder; they go with the lock.
+ * next one, even once another process has been given the dead owner's pid. Takeovers go one at a
+ * time, under a guard folder beside the lock, so two waiters that find the same dead owner cannot
+ * each remove the lock the other just made. The owner may keep other files in the folder; they go
+ * with the lock.
  */
 export async function withFileLock<T>(
   lockDir: string,
@@ -46,22 +61,28 @@ export async function withFileLock<T>(
   try {
     return await work();
   } finally {
-    await rm(lockDir, { recursive: true, force: true });
+    await removeDir(lockDir);
   }
 }
 
 async function acquire(lockDir: string, options: FileLockOptions): Promise<void> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
+  let deadline = systemClock.monotonic() + timeoutMs;
+  let progressSize = -1;
   for (;;) {
     options.signal?.throwIfAborted();
     if (await tryCreate(lockDir)) return;
     const owner = await readOwner(lockDir);
     if (await isStale(lockDir, owner)) {
-      await rm(lockDir, { recursive: true, force: true });
+      await takeOver(lockDir, owner);
       continue;
     }
-    if (Date.now() >= deadline) throw waitedTooLong(lockDir, owner, timeoutMs);
+    const size = options.progressFile === undefined ? -1 : await fileSize(options.progressFile);
+    if (size > progressSize) {
+      if (progressSize >= 0) deadline = systemClock.monotonic() + timeoutMs;
+      progressSize = size;
+    }
+    if (systemClock.monotonic() >= deadline) throw waitedTooLong(lockDir, owner, timeoutMs);
     await options.onBusy?.(owner?.pid);
     await systemClock.sleep(POLL_MS, options.signal);
   }
@@ -75,19 +96,61 @@ async function tryCreate(lockDir: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return false;
   }
-  // The start time goes first, so a reader that finds the pid finds it too.
-  const startTime = processStartTime(process.pid);
-  if (startTime !== undefined) await writeFile(join(lockDir, 'start-time'), startTime);
-  await writeFile(join(lockDir, 'pid'), String(process.pid));
-  return true;
+  // Written aside and renamed in, so a reader finds the whole owner or none.
+  const temp = join(lockDir, `${OWNER_FILE}.${randomUUID()}`);
+  try {
+    await writeFile(temp, `${process.pid} ${processStartTime(process.pid) ?? ''}`);
+    await rename(temp, join(lockDir, OWNER_FILE));
+    return true;
+  } catch (err) {
+    if (!isRace(err)) throw err;
+    return false;
+  }
 }
 
-/** The owner written in the lock; undefined while the owner made the folder but has not written its pid. */
+/**
+ * Removes a stale lock, if this waiter is the one taking over: under the guard, it looks at the
+ * owner again, since another waiter may have removed the stale lock and made its own meanwhile.
+ */
+async function takeOver(lockDir: string, judged: LockOwner | undefined): Promise<void> {
+  const guard = `${lockDir}.takeover`;
+  try {
+    await mkdir(guard);
+  } catch (err) {
+    if (!isRace(err)) throw err;
+    if ((await ageMs(guard)) > ABANDONED_GUARD_MS) await rmdir(guard).catch(() => undefined);
+    return;
+  }
+  try {
+    const owner = await readOwner(lockDir);
+    if (sameOwner(owner, judged) && (await isStale(lockDir, owner))) await removeDir(lockDir);
+  } finally {
+    await rmdir(guard).catch(() => undefined);
+  }
+}
+
+/** Moves the folder aside, atomically, then deletes it: no one can make a lock in a half-removed one. */
+async function removeDir(dir: string): Promise<void> {
+  const tombstone = `${dir}.removed-${randomUUID()}`;
+  try {
+    await rename(dir, tombstone);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  await rm(tombstone, { recursive: true, force: true });
+}
+
+/** The owner written in the lock; undefined while the owner made the folder but has not written it. */
 async function readOwner(lockDir: string): Promise<LockOwner | undefined> {
-  const pid = await readText(join(lockDir, 'pid'));
-  // An empty file is a pid being written, not a dead owner.
-  if (pid === undefined || pid === '') return undefined;
-  return { pid: Number(pid), startTime: await readText(join(lockDir, 'start-time')) };
+  const text = await readText(join(lockDir, OWNER_FILE));
+  if (text === undefined) return undefined;
+  const [pid = '', startTime = ''] = text.split(' ');
+  return { pid: Number(pid), startTime: startTime === '' ? undefined : startTime };
+}
+
+function sameOwner(a: LockOwner | undefined, b: LockOwner | undefined): boolean {
+  return a?.pid === b?.pid && a?.startTime === b?.startTime;
 }
 
 /**
@@ -108,7 +171,7 @@ function waitedTooLong(lockDir: string, owner: LockOwner | undefined, timeoutMs:
       ? 'a process that has not written its pid'
       : `process ${owner.pid}${command === undefined ? '' : ` (${command})`}`;
   return new TsoperatorError(
-    `Waited ${formatDuration(timeoutMs)} for the lock ${lockDir}, held by ${holder}. If that process is stuck, stop it or remove ${lockDir}, then try again.`,
+    `Waited ${formatDuration(timeoutMs)} without progress for the lock ${lockDir}, held by ${holder}. If that process is stuck, stop it or remove ${lockDir}, then try again.`,
   );
 }
 
@@ -116,11 +179,24 @@ function formatDuration(ms: number): string {
   return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }
 
+function isRace(err: unknown): boolean {
+  return RACE_CODES.includes((err as NodeJS.ErrnoException).code ?? '');
+}
+
 async function readText(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+/** The file's size; 0 when it is not there yet. */
+async function fileSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +41,14 @@ describe('withFileLock', () => {
     return child.pid;
   };
 
+  /** The pid of a process that has exited. */
+  const deadPid = async (): Promise<number> => {
+    const child = spawn('true', { stdio: 'ignore' });
+    await once(child, 'exit');
+    assert.ok(child.pid);
+    return child.pid;
+  };
+
   /** Another process holding `dir` until it is killed. */
   const holder = async (dir: string): Promise<ChildProcess> => {
     const script =
@@ -57,8 +65,7 @@ describe('withFileLock', () => {
   const staleLock = (pid: number, startTime?: string): string => {
     const dir = lockDir();
     mkdirSync(dir);
-    if (startTime !== undefined) writeFileSync(join(dir, 'start-time'), startTime);
-    writeFileSync(join(dir, 'pid'), String(pid));
+    writeFileSync(join(dir, 'owner'), `${pid} ${startTime ?? ''}`);
     return dir;
   };
 
@@ -98,7 +105,7 @@ describe('withFileLock', () => {
           assert.match(
             err.message,
             new RegExp(
-              `^Waited 2 s for the lock ${escape(dir)}, held by process ${child.pid} \\(${escape(process.execPath)} --input-type=module --eval .+\\)\\. If that process is stuck, stop it or remove ${escape(dir)}, then try again\\.$`,
+              `^Waited 2 s without progress for the lock ${escape(dir)}, held by process ${child.pid} \\(${escape(process.execPath)} --input-type=module --eval .+\\)\\. If that process is stuck, stop it or remove ${escape(dir)}, then try again\\.$`,
             ),
           );
           return true;
@@ -118,11 +125,68 @@ describe('withFileLock', () => {
       await assert.rejects(
         withFileLock(dir, () => Promise.resolve('ran'), { timeoutMs: 1000 }),
         new RegExp(
-          `^TsoperatorError: Waited 1 s for the lock ${escape(dir)}, held by process ${pid} \\(sleep 60\\)\\.`,
+          `^TsoperatorError: Waited 1 s without progress for the lock ${escape(dir)}, held by process ${pid} \\(sleep 60\\)\\.`,
         ),
       );
     },
   );
+
+  it(
+    'lets one process at a time take over a stale lock that several find at once',
+    { timeout: 120_000 },
+    async () => {
+      const dead = await deadPid();
+      for (let round = 0; round < 4; round++) {
+        const dir = staleLock(dead, '1');
+        const log = join(work, `${count}.log`);
+        const script =
+          `const { appendFileSync } = await import('node:fs'); ` +
+          `const { withFileLock } = await import(${JSON.stringify(LOCK_MODULE)}); ` +
+          `await withFileLock(${JSON.stringify(dir)}, async () => { ` +
+          `appendFileSync(${JSON.stringify(log)}, 'enter ' + process.pid + '\\n'); ` +
+          `await new Promise((r) => setTimeout(r, 300)); ` +
+          `appendFileSync(${JSON.stringify(log)}, 'exit ' + process.pid + '\\n'); }, { timeoutMs: 60_000 });`;
+        const waiters = Array.from({ length: 4 }, () => {
+          const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
+          children.push(child);
+          let stderr = '';
+          child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+          return once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
+        });
+        for (const outcome of await Promise.all(waiters)) assert.deepEqual(outcome, { code: 0, stderr: '' });
+        const lines = readFileSync(log, 'utf8').trim().split('\n');
+        assert.equal(lines.length, 8, lines.join('\n'));
+        for (let i = 0; i < lines.length; i += 2) {
+          const pid = lines[i]?.split(' ')[1];
+          assert.deepEqual([lines[i], lines[i + 1]], [`enter ${pid}`, `exit ${pid}`], lines.join('\n'));
+        }
+        assert.equal(existsSync(dir), false);
+      }
+    },
+  );
+
+  it('waits as long as the owner reports progress', { timeout: 30_000 }, async () => {
+    const dir = lockDir();
+    const progress = join(work, `${count}.progress`);
+    const script =
+      `const { appendFileSync } = await import('node:fs'); ` +
+      `const { withFileLock } = await import(${JSON.stringify(LOCK_MODULE)}); ` +
+      `await withFileLock(${JSON.stringify(dir)}, async () => { console.log('held'); ` +
+      `for (let i = 0; i < 8; i++) { appendFileSync(${JSON.stringify(progress)}, 'step\\n'); await new Promise((r) => setTimeout(r, 400)); } });`;
+    const child = spawn(process.execPath, ['--input-type=module', '--eval', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    await once(createInterface({ input: child.stdout }), 'line');
+    const result = await withFileLock(dir, () => Promise.resolve('ran'), {
+      timeoutMs: 1500,
+      progressFile: progress,
+    });
+    assert.equal(result, 'ran');
+    assert.equal(readFileSync(progress, 'utf8').split('\n').length - 1, 8, 'the owner finished first');
+  });
 
   it('stops waiting when its signal aborts', { timeout: 30_000 }, async () => {
     const dir = lockDir();
