@@ -6,6 +6,7 @@ import { TsoperatorError } from '../errors.ts';
 import type { ControlPlaneBinary } from './binaries.ts';
 import { CONTROL_PLANE_BINARIES } from './binaries.ts';
 import { GoBuildCounts } from './go-build-counts.ts';
+import { signalGroup } from './process-group.ts';
 import { goModuleWrapper, kubernetesStagingReplaces } from './go-module.ts';
 import {
   defaultKwokStages,
@@ -162,10 +163,7 @@ interface DownloadedModule {
 /** Downloads `spec` (`module@version`) from the proxy; `what` names it in an error. */
 async function downloadModule(spec: string, what: string, signal?: AbortSignal): Promise<DownloadedModule> {
   try {
-    const { stdout } = await execa('go', ['mod', 'download', '-json', spec], {
-      env: { GOFLAGS: '-mod=mod' },
-      ...(signal ? { cancelSignal: signal } : {}),
-    });
+    const stdout = await runGo(['mod', 'download', '-json', spec], { env: { GOFLAGS: '-mod=mod' }, signal });
     const info = JSON.parse(stdout) as { Dir: string; GoMod: string };
     return { dir: info.Dir, goMod: info.GoMod };
   } catch (err) {
@@ -244,18 +242,16 @@ async function goBuild(
     onProgress(`  ${label}: ${counts.summary()}, ${Math.round((Date.now() - started) / 1000)} s`);
   }, 20_000);
   try {
-    const build = execa(
-      'go',
+    await runGo(
       ['build', '-v', '-mod=mod', '-trimpath', `-ldflags=${ldflags.join(' ')}`, '-o', output, pkg],
       {
         cwd: moduleDir,
-        env: { CGO_ENABLED: '0' },
-        all: true,
-        ...(signal ? { cancelSignal: signal } : {}),
+        // Go's work folders go in the staging folder, which is removed whatever happens to `go`.
+        env: { CGO_ENABLED: '0', GOTMPDIR: dirname(output) },
+        signal,
+        onStderr: (text) => counts.add(text),
       },
     );
-    build.stderr?.on('data', (chunk: Buffer) => counts.add(chunk.toString()));
-    await build;
   } catch (err) {
     signal?.throwIfAborted();
     const output = err instanceof ExecaError ? String(err.all ?? err.message) : String(err);
@@ -266,6 +262,45 @@ async function goBuild(
     clearInterval(ticker);
   }
   onProgress(`built ${label} in ${Math.round((Date.now() - started) / 1000)} s (${step})`);
+}
+
+interface RunGoOptions {
+  cwd?: string;
+  env: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  onStderr?: (text: string) => void;
+}
+
+/**
+ * Runs `go` and answers its stdout. With a signal, `go` leads a process group of its own and an
+ * abort ends the whole group: `go` alone would leave the compilers and linkers it started running.
+ */
+async function runGo(args: readonly string[], { cwd, env, signal, onStderr }: RunGoOptions): Promise<string> {
+  signal?.throwIfAborted();
+  const child = execa('go', args, {
+    ...(cwd === undefined ? {} : { cwd }),
+    env,
+    all: true,
+    detached: signal !== undefined,
+  });
+  if (onStderr) child.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString()));
+  const pid = child.pid;
+  const stop = (signalName: NodeJS.Signals) => () => {
+    if (pid !== undefined) signalGroup(pid, signalName);
+  };
+  const terminate = stop('SIGTERM');
+  // A group of its own no longer gets the terminal's Ctrl-C: it goes when this process exits.
+  const kill = stop('SIGKILL');
+  signal?.addEventListener('abort', terminate, { once: true });
+  if (signal) process.once('exit', kill);
+  try {
+    return (await child).stdout;
+  } finally {
+    signal?.removeEventListener('abort', terminate);
+    process.removeListener('exit', kill);
+    // What ignored SIGTERM, or outlived `go`, goes now.
+    if (signal?.aborted) kill();
+  }
 }
 
 /** The files placed beside the binaries that are not executables. */
