@@ -70,13 +70,17 @@ export async function buildFromGo(options: GoBuildOptions): Promise<void> {
   const step = (binary: ControlPlaneBinary): string => `${order.indexOf(binary) + 1} of ${order.length}`;
   const staging = await mkdtemp(join(dirname(options.dest), '.build-'));
   try {
-    if (order.some((b) => b !== 'kwok')) {
+    // Placed as soon as built, so a failed kwok build keeps the Kubernetes binaries built before it.
+    const kubernetes = order.filter((b) => b !== 'kwok');
+    if (kubernetes.length > 0) {
       await buildKubernetes(options, order, staging, step);
+      await placeBinaries(staging, options.dest, kubernetes);
     }
-    if (wanted.includes('kwok')) await buildKwok(options, staging, step('kwok'));
-    // The stages go first and the version stamp last, so a stamped kwok has its own stages beside it.
-    const files = order.flatMap((b) => (b === 'kwok' ? [KWOK_STAGES_FILE, b, KWOK_VERSION_FILE] : [b]));
-    await placeBinaries(staging, options.dest, files);
+    if (wanted.includes('kwok')) {
+      await buildKwok(options, staging, step('kwok'));
+      // The stages go first and the version stamp last, so a stamped kwok has its own stages beside it.
+      await placeBinaries(staging, options.dest, [KWOK_STAGES_FILE, 'kwok', KWOK_VERSION_FILE]);
+    }
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
