@@ -4,6 +4,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts'
 import type { Client } from '../client/client.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { Clock } from '../clock/clock.ts';
+import { clockTimeout, type ClockTimeout } from '../clock/clock-timeout.ts';
 import type { Logger } from '../log/logger.ts';
 import { RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
 import { isAvailable, shardStateOf, type ShardState } from './shard-state.ts';
@@ -24,8 +25,18 @@ export interface RingMembershipOptions {
   readonly metrics: ShardingMetrics;
 }
 
-/** Whether a shard's objects may be moved at once, must be drained (it is live), or neither yet. */
-export type MoveAway = 'move' | 'drain' | 'retry';
+/**
+ * Whether a shard's objects may be moved at once, must be drained (it is live), or neither yet. A
+ * move is sent, and sent again, only until `deadline` aborts: after it, the shard may be back.
+ */
+export type MoveAway =
+  { readonly action: 'move'; readonly deadline: AbortSignal } | { readonly action: 'drain' | 'retry' };
+
+/** A shard's Lease the sharder holds: sent at `since` (monotonic), moves allowed until `deadline`. */
+interface Hold {
+  readonly since: number;
+  readonly deadline: ClockTimeout;
+}
 
 /** When the sharder last saw a Lease's holder renew it, on its own monotonic clock. */
 interface Observation {
@@ -54,8 +65,8 @@ export class RingMembership {
   readonly #seen = new Map<string, Observation>();
   /** Monotonic time each shard was first seen dead, for the hand-over metric. */
   readonly #deadSince = new Map<string, number>();
-  /** Monotonic time each shard's Lease takeover was sent: the shard is out for a hold duration from then. */
-  readonly #heldSince = new Map<string, number>();
+  /** Each shard's Lease takeover: the shard is out for a hold duration from when it was sent. */
+  readonly #held = new Map<string, Hold>();
   readonly #holding = new Map<string, Promise<MoveAway>>();
 
   constructor(options: RingMembershipOptions) {
@@ -100,9 +111,8 @@ export class RingMembership {
    * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
    */
   async moveAway(shard: string): Promise<MoveAway> {
-    const { clock, holdDuration } = this.#o;
-    const since = this.#heldSince.get(shard);
-    if (since !== undefined && clock.monotonic() - since < holdDuration / 2) return 'move';
+    const held = this.#movable(shard);
+    if (held) return held;
     // One takeover per shard at a time: the concurrent moves' own would only conflict.
     let holding = this.#holding.get(shard);
     if (!holding) {
@@ -115,15 +125,51 @@ export class RingMembership {
   async #hold(shard: string): Promise<MoveAway> {
     const { clock, leaseNamespace } = this.#o;
     const lease = this.#o.leases.store.get(`${leaseNamespace}/${shard}`);
-    if (lease && isAvailable(shardStateOf(lease, clock.now()))) return 'drain';
+    if (lease && isAvailable(shardStateOf(lease, clock.now()))) return { action: 'drain' };
     try {
       await (lease ? this.#takeOver(lease) : this.#createHeld(shard));
-      return 'move';
+      return this.#movable(shard) ?? { action: 'retry' };
     } catch (err) {
       if (!isConflict(err) && !isNotFound(err) && !isAlreadyExists(err))
         this.#o.logger.error('failed to hold shard lease', { lease: shard, err });
-      return 'retry';
+      return { action: 'retry' };
     }
+  }
+
+  /** Stops the deadlines' timers: the sharder is done. */
+  close(): void {
+    for (const shard of [...this.#held.keys()]) this.#release(shard);
+  }
+
+  /** 'move' while the hold of `shard` leaves the margin for a move's write to land. */
+  #movable(shard: string): MoveAway | undefined {
+    const held = this.#held.get(shard);
+    const { clock, holdDuration } = this.#o;
+    if (!held || held.deadline.signal.aborted || clock.monotonic() - held.since >= holdDuration / 2)
+      return undefined;
+    return { action: 'move', deadline: held.deadline.signal };
+  }
+
+  /**
+   * Notes the hold of `shard`'s Lease, its takeover sent at `since`: a move's write neither goes
+   * nor goes again (a 429's retry, say) after half the hold, which keeps the other half as the
+   * margin for a write the server has already taken to land before the shard may be back.
+   */
+  #noteHeld(shard: string, since: number): void {
+    const { clock, holdDuration } = this.#o;
+    this.#release(shard);
+    const left = since + holdDuration / 2 - clock.monotonic();
+    const deadline = clockTimeout(
+      clock,
+      left,
+      () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
+    );
+    this.#held.set(shard, { since, deadline });
+  }
+
+  #release(shard: string): void {
+    this.#held.get(shard)?.deadline.clear();
+    this.#held.delete(shard);
   }
 
   /** The Lease's state after taking it over when it expired, its state label written. */
@@ -135,7 +181,7 @@ export class RingMembership {
         await this.#takeOver(lease);
         state = 'dead';
       } else if (state === 'orphaned') {
-        this.#heldSince.delete(lease.metadata?.name ?? '');
+        this.#release(lease.metadata?.name ?? '');
         await this.#o.client.delete(lease, {
           preconditions: { resourceVersion: lease.metadata?.resourceVersion ?? '' },
         });
@@ -193,7 +239,7 @@ export class RingMembership {
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
     } satisfies V1Lease);
-    this.#heldSince.set(name, sent);
+    this.#noteHeld(name, sent);
   }
 
   /** A Lease held by the sharder for a shard that has none, which objects still name. */
@@ -216,7 +262,7 @@ export class RingMembership {
         renewTime: now,
       },
     } satisfies V1Lease);
-    this.#heldSince.set(shard, sent);
+    this.#noteHeld(shard, sent);
   }
 
   async #label(lease: V1Lease, state: ShardState): Promise<void> {

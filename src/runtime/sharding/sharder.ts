@@ -17,7 +17,7 @@ import { Workqueue } from '../workqueue/workqueue.ts';
 import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
-import { RingMembership } from './ring-membership.ts';
+import { RingMembership, type MoveAway } from './ring-membership.ts';
 import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
@@ -140,8 +140,12 @@ export class Sharder {
       metrics: this.#metrics,
     });
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
-    await this.#watchRing(membership, signal);
-    await Promise.all(workers);
+    try {
+      await this.#watchRing(membership, signal);
+      await Promise.all(workers);
+    } finally {
+      membership.close();
+    }
   }
 
   #watchUnassigned(informer: SharedInformer, index: number): void {
@@ -327,6 +331,7 @@ export class Sharder {
   async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
     const { obj, kind } = plan;
     const key = this.#queueKey(kind, obj);
+    let deadline: AbortSignal | undefined;
     try {
       if (plan.action === 'drain') {
         // Marked before the write: the shard may let go, and the object come back unassigned to
@@ -338,10 +343,13 @@ export class Sharder {
       }
       const from = obj.metadata?.labels?.[this.#shardLabel];
       // Planned when its shard was gone; that shard may be back (live) by now: it must let go first.
-      const away = from === undefined || !this.#isRingKind(kind) ? 'move' : await membership.moveAway(from);
-      if (away === 'retry') return false;
-      if (away === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
-      await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null });
+      const away: MoveAway | undefined =
+        from === undefined || !this.#isRingKind(kind) ? undefined : await membership.moveAway(from);
+      if (away?.action === 'retry') return false;
+      if (away?.action === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
+      // Past the hold's deadline the shard may be back: the write must not go, or go again, then.
+      deadline = away?.action === 'move' ? away.deadline : undefined;
+      await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null }, deadline);
       this.#metrics.movements.inc(this.#kindLabels(kind));
       const since = from === undefined ? undefined : membership.deadSince(from);
       if (since !== undefined)
@@ -353,6 +361,8 @@ export class Sharder {
     } catch (err) {
       if (plan.action === 'drain') this.#drainMarks.delete(key);
       if (isConflict(err) || isNotFound(err)) return false;
+      // The next resync takes the Lease again, or drains the shard that is back.
+      if (deadline?.aborted) return false;
       this.#o.logger.error('failed to move object', {
         kind: kind.kind,
         object: keyString(objectKey(obj)),
@@ -363,10 +373,15 @@ export class Sharder {
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */
-  async #write(obj: KubernetesObject, labels: Record<string, string | null>): Promise<void> {
+  async #write(
+    obj: KubernetesObject,
+    labels: Record<string, string | null>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     await this.#o.client.patch(
       obj,
       mergePatch({ metadata: { resourceVersion: obj.metadata?.resourceVersion, labels } }),
+      signal ? { signal } : {},
     );
   }
 

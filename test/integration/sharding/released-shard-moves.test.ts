@@ -150,7 +150,7 @@ describe("moving a shard's objects away without a drain", () => {
         () => leases.store.get(`${NAMESPACE}/gone`)?.spec?.holderIdentity === 'gone',
         'the sharder to see shard gone back',
       );
-      assert.equal(await membership.moveAway('gone'), 'drain');
+      assert.deepEqual(await membership.moveAway('gone'), { action: 'drain' });
       assert.equal((await lease())?.spec?.holderIdentity, 'gone', 'the live shard keeps its Lease');
     } finally {
       caches.abort();
