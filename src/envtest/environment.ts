@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { resolveAssets } from './assets.ts';
+import { resolveAssets, type AssetsSource } from './assets.ts';
 import { CertificateAuthority, type CertKeyPair } from '../runtime/tls/certificate-authority.ts';
 import { installCrds } from './crds.ts';
 import { startEtcd, type Etcd } from './etcd.ts';
@@ -109,17 +109,16 @@ export class Environment {
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const signal = options.signal;
     signal?.throwIfAborted();
-    const binDir =
-      options.binaryAssetsDir ??
-      (
-        await resolveAssets({
-          nodes: Boolean(options.nodes),
-          signal,
-          onProgress: options.onProgress ?? ((line) => process.stderr.write(`envtest: ${line}\n`)),
-          ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
-        })
-      ).dir;
-    checkBinaries(binDir, options);
+    const { dir: binDir, source } =
+      options.binaryAssetsDir === undefined
+        ? await resolveAssets({
+            nodes: Boolean(options.nodes),
+            signal,
+            onProgress: options.onProgress ?? ((line) => process.stderr.write(`envtest: ${line}\n`)),
+            ...(options.kubernetesVersion === undefined ? {} : { version: options.kubernetesVersion }),
+          })
+        : { dir: options.binaryAssetsDir, source: undefined };
+    checkBinaries(binDir, options, source);
     const reaper = new Reaper();
     const dir = await mkdtemp(join(tmpdir(), 'tsoperator-envtest-'));
     reaper.watchDir(dir);
@@ -319,7 +318,7 @@ export function startEnvironment(options: EnvironmentOptions = {}): Promise<Envi
  * Fails before anything starts when `binDir` lacks a binary `options` need: a folder made where Go
  * was not has no kube-controller-manager, kube-scheduler or kwok, and only `nodes` needs the last two.
  */
-function checkBinaries(binDir: string, options: EnvironmentOptions): void {
+function checkBinaries(binDir: string, options: EnvironmentOptions, source: AssetsSource | undefined): void {
   const wanted = [
     ...(options.controllerManager || options.nodes ? (['kube-controller-manager'] as const) : []),
     ...(options.nodes ? NODE_BINARIES : []),
@@ -327,8 +326,17 @@ function checkBinaries(binDir: string, options: EnvironmentOptions): void {
   const missing = missingBinaries(binDir, wanted);
   if (missing.length === 0) return;
   throw new TsoperatorError(
-    `${binDir} lacks ${missing.join(', ')}, which this environment runs: install Go (https://go.dev/dl) and run \`tsoperator envtest use ${options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}\` to build them.`,
+    `${binDir} lacks ${missing.join(', ')}, which this environment runs: ${remedy(options, source)}.`,
   );
+}
+
+/** What obtains missing binaries: a folder the user chose is not one `envtest use` fills. */
+function remedy(options: EnvironmentOptions, source: AssetsSource | undefined): string {
+  if (source === undefined)
+    return 'add them to that folder, or leave binaryAssetsDir out to let tsoperator obtain them';
+  if (source === 'env')
+    return 'add them to that folder, or unset KUBEBUILDER_ASSETS to let tsoperator obtain them';
+  return `install Go (https://go.dev/dl) and run \`tsoperator envtest use ${options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}\` to build them`;
 }
 
 async function writeUser(dir: string, name: string, kubeConfig: KubeConfig): Promise<User> {

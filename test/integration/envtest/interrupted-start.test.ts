@@ -49,7 +49,7 @@ function startCli(binDir: string): Run {
 describe('tsoperator envtest start, interrupted while it starts', () => {
   const binDir = mkdtempSync(join(tmpdir(), 'tsoperator-interrupted-start-'));
   before(async () => {
-    const real = (await resolveAssets()).dir;
+    const real = (await resolveAssets({ nodes: true })).dir;
     for (const name of ['etcd', 'kube-apiserver', 'kubectl', 'kube-controller-manager', 'kube-scheduler']) {
       symlinkSync(join(real, name), join(binDir, name));
     }

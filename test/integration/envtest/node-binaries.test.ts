@@ -47,4 +47,22 @@ describe('a cache without kube-scheduler and kwok', () => {
       return true;
     });
   });
+
+  it('asks for the binaries, not `envtest use`, when KUBEBUILDER_ASSETS names the folder', async () => {
+    const saved = process.env['KUBEBUILDER_ASSETS'];
+    process.env['KUBEBUILDER_ASSETS'] = dir;
+    try {
+      await assert.rejects(startEnvironment({ nodes: 1 }), (err: unknown) => {
+        assert.ok(err instanceof TsoperatorError);
+        assert.equal(
+          err.message,
+          `${dir} lacks kube-scheduler, kwok, which this environment runs: add them to that folder, or unset KUBEBUILDER_ASSETS to let tsoperator obtain them.`,
+        );
+        return true;
+      });
+    } finally {
+      if (saved === undefined) delete process.env['KUBEBUILDER_ASSETS'];
+      else process.env['KUBEBUILDER_ASSETS'] = saved;
+    }
+  });
 });
