@@ -6,6 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { isAlive } from './process-alive.ts';
+import { signalGroup } from './process-group.ts';
 
 const pids = new Set<number>();
 const dirs = new Set<string>();
@@ -37,18 +38,8 @@ function handle(line: string): void {
 }
 
 function signalAll(signal: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      // Each child leads its own process group: kill the group so its children go too.
-      process.kill(-pid, signal);
-    } catch {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        pids.delete(pid);
-      }
-    }
-  }
+  // Each child leads its own process group: kill the group so its children go too.
+  for (const pid of pids) if (!signalGroup(pid, signal)) pids.delete(pid);
 }
 
 function reap(): void {
