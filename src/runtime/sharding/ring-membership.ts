@@ -36,7 +36,16 @@ export type MoveAway =
 interface Hold {
   readonly since: number;
   readonly deadline: ClockTimeout;
+  /** Takeovers in a row, each sent while the one before still kept the shard out. */
+  readonly takeovers: number;
 }
+
+/**
+ * Takeovers in a row after which the sharder lets a shard's Lease expire, so that a shard coming
+ * back is not kept out for as long as one of its objects cannot be moved (an admission refusing
+ * the write): back, it hands that object over by a drain.
+ */
+const MAX_TAKEOVERS = 3;
 
 /** When the sharder last saw a Lease's holder renew it, on its own monotonic clock. */
 interface Observation {
@@ -126,6 +135,7 @@ export class RingMembership {
     const { clock, leaseNamespace } = this.#o;
     const lease = this.#o.leases.store.get(`${leaseNamespace}/${shard}`);
     if (lease && isAvailable(shardStateOf(lease, clock.now()))) return { action: 'drain' };
+    if (this.#letBack(shard)) return { action: 'retry' };
     try {
       await (lease ? this.#takeOver(lease) : this.#createHeld(shard));
       return this.#movable(shard) ?? { action: 'retry' };
@@ -139,6 +149,16 @@ export class RingMembership {
   /** Stops the deadlines' timers: the sharder is done. */
   close(): void {
     for (const shard of [...this.#held.keys()]) this.#release(shard);
+  }
+
+  /**
+   * True while `shard` is let back after its takeovers in a row: for two hold durations after the
+   * last, one for its Lease to expire and one for the shard to take it.
+   */
+  #letBack(shard: string): boolean {
+    const held = this.#held.get(shard);
+    if (!held || held.takeovers < MAX_TAKEOVERS) return false;
+    return this.#o.clock.monotonic() - held.since < 2 * this.#o.holdDuration;
   }
 
   /** 'move' while the hold of `shard` leaves the margin for a move's write to land. */
@@ -157,6 +177,12 @@ export class RingMembership {
    */
   #noteHeld(shard: string, since: number): void {
     const { clock, holdDuration } = this.#o;
+    const before = this.#held.get(shard);
+    const takeovers = before && since - before.since < holdDuration ? before.takeovers + 1 : 1;
+    if (takeovers === MAX_TAKEOVERS)
+      this.#o.logger.info('last takeover of the shard lease in a row: the shard may come back after it', {
+        shard,
+      });
     this.#release(shard);
     const left = since + holdDuration / 2 - clock.monotonic();
     const deadline = clockTimeout(
@@ -164,7 +190,7 @@ export class RingMembership {
       left,
       () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
     );
-    this.#held.set(shard, { since, deadline });
+    this.#held.set(shard, { since, deadline, takeovers });
   }
 
   #release(shard: string): void {

@@ -8,17 +8,67 @@ import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
+import { defineKind } from '../../../src/runtime/client/kind.ts';
 import { silentLogger } from '../../../src/runtime/log/logger.ts';
-import { RING_LABEL, SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
+import { mergePatch } from '../../../src/runtime/client/patch.ts';
+import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
+import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
+import {
+  drainLabel,
+  RING_LABEL,
+  SHARDER_IDENTITY,
+  shardLabel,
+} from '../../../src/runtime/sharding/shard-labels.ts';
 import { Sharder } from '../../../src/runtime/sharding/sharder.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'held';
-const RING = 'held';
-const SHARD = shardLabel(RING);
 const LEASE_DURATION = 4000;
+
+defineKind({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicy',
+  plural: 'validatingadmissionpolicies',
+  namespaced: false,
+});
+defineKind({
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'ValidatingAdmissionPolicyBinding',
+  plural: 'validatingadmissionpolicybindings',
+  namespaced: false,
+});
+
+/** A shard Lease of `ring` held by `holder` from the clock's now for `seconds`. */
+function shardLease(clock: FakeClock, ring: string, name: string, holder: string, seconds: number): V1Lease {
+  const now = new MicroTimeDate(clock.now());
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NAMESPACE, labels: { [RING_LABEL]: ring } },
+    spec: { holderIdentity: holder, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now },
+  };
+}
+
+/** The sharder of `ring`'s Widgets on `clock`, through `transport`. */
+function widgetSharder(ring: string, transport: Transport, clock: FakeClock): Sharder {
+  return new Sharder({
+    ring,
+    kinds: [{ kind: WidgetKind, controlled: [] }],
+    leaseNamespace: NAMESPACE,
+    namespace: NAMESPACE,
+    client: newClient({ transport }),
+    transport,
+    retryPeriod: 500,
+    leaseDuration: LEASE_DURATION,
+    resyncPeriod: 600_000,
+    concurrentMoves: 1,
+    clock,
+    logger: silentLogger,
+    registry: new Registry(),
+  });
+}
 
 /**
  * The real transport, but a Widget PATCH first waits `throttle` ms on the test's clock, as one
@@ -59,17 +109,12 @@ describe("the sharder's moves of a gone shard's objects", () => {
   });
 
   it('are not sent after half the hold of its Lease, however long the write was held back', async () => {
+    const RING = 'held';
+    const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    const now = new MicroTimeDate(clock.now());
-    const leaseOf = (name: string, holder: string, seconds: number): V1Lease => ({
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: { name, namespace: NAMESPACE, labels: { [RING_LABEL]: RING } },
-      spec: { holderIdentity: holder, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now },
-    });
-    await client.create(leaseOf('live', 'live', 3600));
+    await client.create(shardLease(clock, RING, 'live', 'live', 3600));
     // Released by a shard that stopped: the sharder holds it before it moves the objects.
-    await client.create(leaseOf('gone', '', 1));
+    await client.create(shardLease(clock, RING, 'gone', '', 1));
     await client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
@@ -78,21 +123,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     transport.throttle = LEASE_DURATION;
-    const sharder = new Sharder({
-      ring: RING,
-      kinds: [{ kind: WidgetKind, controlled: [] }],
-      leaseNamespace: NAMESPACE,
-      namespace: NAMESPACE,
-      client: newClient({ transport }),
-      transport,
-      retryPeriod: 500,
-      leaseDuration: LEASE_DURATION,
-      resyncPeriod: 600_000,
-      concurrentMoves: 1,
-      clock,
-      logger: silentLogger,
-      registry: new Registry(),
-    });
+    const sharder = widgetSharder(RING, transport, clock);
     const stop = new AbortController();
     const run = sharder.run(stop.signal);
     const ticking = setInterval(() => clock.advance(100), 10);
@@ -112,6 +143,98 @@ describe("the sharder's moves of a gone shard's objects", () => {
 
       transport.throttle = LEASE_DURATION / 4;
       await eventuallyTrue(async () => (await widget()) === 'live', 'the Widget moved to the live shard');
+    } finally {
+      clearInterval(ticking);
+      stop.abort();
+      await run;
+    }
+  });
+
+  it('lets a gone shard back after a few takeovers while one of its objects cannot be moved', async () => {
+    const RING = 'stuck';
+    const SHARD = shardLabel(RING);
+    const clock = new FakeClock(Date.now());
+    // An admission that refuses to move Widget "stuck" off its shard.
+    await client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'stuck-widget' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: [WidgetKind.group],
+              apiVersions: ['*'],
+              operations: ['UPDATE'],
+              resources: [WidgetKind.plural],
+            },
+          ],
+        },
+        validations: [
+          {
+            expression: `object.metadata.name != 'stuck' || object.metadata.labels['${SHARD}'] == oldObject.metadata.labels['${SHARD}']`,
+            message: 'Widget stuck stays on its shard',
+          },
+        ],
+      },
+    });
+    await client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'stuck-widget' },
+      spec: { policyName: 'stuck-widget', validationActions: ['Deny'] },
+    });
+    const stuck = await client.create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      metadata: { name: 'stuck', namespace: NAMESPACE, labels: { [SHARD]: 'back' } },
+      spec: { size: 1 },
+    });
+    await eventuallyTrue(async () => {
+      const moved = await client
+        .patch(stuck, mergePatch({ metadata: { labels: { [SHARD]: 'elsewhere' } } }), { dryRun: true })
+        .then(
+          () => true,
+          () => false,
+        );
+      return !moved;
+    }, 'the admission policy in force');
+    await client.create(shardLease(clock, RING, 'present', 'present', 3600));
+    await client.create(shardLease(clock, RING, 'back', '', 1));
+    const lease = (): Promise<V1Lease | undefined> =>
+      client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const sharder = widgetSharder(RING, transport, clock);
+    const stop = new AbortController();
+    const run = sharder.run(stop.signal);
+    const ticking = setInterval(() => clock.advance(100), 10);
+    try {
+      await eventuallyTrue(
+        async () => (await lease())?.spec?.holderIdentity === SHARDER_IDENTITY,
+        'the sharder holding shard back’s Lease',
+      );
+      await eventuallyTrue(async () => {
+        const spec = (await lease())?.spec;
+        const expiry = new Date(String(spec?.renewTime)).getTime() + (spec?.leaseDurationSeconds ?? 0) * 1000;
+        return clock.now() > expiry;
+      }, 'the sharder letting shard back’s Lease expire');
+      // Shard back takes its Lease again, as its elector does once the Lease expired.
+      const expired = await lease();
+      assert.ok(expired);
+      await client.update({
+        ...expired,
+        ...shardLease(clock, RING, 'back', 'back', 3600),
+        metadata: expired.metadata,
+      });
+      const backAt = clock.monotonic();
+      await eventuallyTrue(() => clock.monotonic() - backAt > 3 * LEASE_DURATION, 'three lease durations');
+      assert.equal((await lease())?.spec?.holderIdentity, 'back', 'the shard kept out after it came back');
+      const widget = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'stuck' });
+      const desired = new HashRing(['back', 'present']).shardFor(ringKeyOf(WidgetKind, stuck));
+      assert.equal(widget?.metadata?.labels?.[SHARD], 'back');
+      if (desired === 'present')
+        assert.equal(widget?.metadata?.labels?.[drainLabel(RING)], 'true', 'Widget stuck drained');
     } finally {
       clearInterval(ticking);
       stop.abort();
