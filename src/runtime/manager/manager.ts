@@ -399,7 +399,8 @@ export class Manager {
       owner.apiVersion === ownKind.apiVersion &&
       owner.kind === ownKind.kind &&
       owner.name === scope.request.name &&
-      (obj.metadata?.namespace ?? '') === scope.request.namespace;
+      // A cluster-scoped owner's request has no namespace; its children may have one.
+      (!ownKind.namespaced || (obj.metadata?.namespace ?? '') === scope.request.namespace);
     const ringKind = this.#ringKinds.find((k) => k.kind === ownKind);
     if (!ownsIt || !ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
       return undefined;

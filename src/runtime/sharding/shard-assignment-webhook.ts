@@ -60,5 +60,5 @@ function keyOf(kinds: readonly RingKind[], req: AdmissionRequest, obj: Kubernete
   const owner = ref && ringKindOfOwner(kinds, ref.apiVersion, ref.kind);
   if (!owner?.controlled.some((c) => c.group === req.kind.group && c.kind === req.kind.kind))
     return undefined;
-  return controllerRingKeyOf(named);
+  return controllerRingKeyOf(named, owner.kind);
 }

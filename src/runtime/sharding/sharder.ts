@@ -247,10 +247,10 @@ export class Sharder {
     if (this.#isRingKind(kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
     const ref = controllerOf(obj);
     const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
-    const ownerKey = controllerRingKeyOf(obj);
+    const ownerKey = ownerKind && controllerRingKeyOf(obj, ownerKind.kind);
     if (!ref || !ownerKind || !ownerKey) return undefined;
     const owner = await this.#metadata.get(ownerKind.kind, {
-      namespace: obj.metadata?.namespace ?? '',
+      namespace: ownerKind.kind.namespaced ? (obj.metadata?.namespace ?? '') : '',
       name: ref.name,
     });
     const ownerShard = owner?.metadata?.labels?.[this.#shardLabel];
@@ -310,10 +310,9 @@ export class Sharder {
     for (const kind of ringKind.controlled) {
       for (const obj of await this.#list(kind, signal)) {
         const ref = controllerOf(obj);
-        const ownerKey = controllerRingKeyOf(obj);
-        if (!ref || !ownerKey || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined)
-          continue;
-        const want = ownerShards.get(ownerKey);
+        if (!ref || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined) continue;
+        const ownerKey = controllerRingKeyOf(obj, ringKind.kind);
+        const want = ownerKey === undefined ? undefined : ownerShards.get(ownerKey);
         const current = obj.metadata?.labels?.[this.#shardLabel];
         if (want !== undefined && current !== undefined && current !== want)
           plans.push({ obj, kind, action: 'move', to: want });

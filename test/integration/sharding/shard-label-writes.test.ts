@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
 import { after, before, describe, it } from 'node:test';
 import type { Environment } from '../../../src/envtest/index.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
-import { ConfigMapKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind, NamespaceKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -107,5 +107,61 @@ describe('the shard label on objects a shard writes', () => {
       "another owner's shard is the sharder's call",
     );
     assert.equal(await stamped('by-the-leader'), undefined, 'a leader-only controller shards nothing');
+  });
+
+  it('goes on the namespaced objects a sharded reconcile of a cluster-scoped object creates', async () => {
+    const owner = await client.create<V1Namespace>({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'stamped-owner', labels: { [SHARD]: 'me' } },
+    });
+    const mgr = await testManager(env, {
+      leaderElection: true,
+      leaderElectionId: 'stamped-cluster-leader',
+      leaderElectionNamespace: NAMESPACE,
+      sharding: { ring: 'stamped', shardName: 'me', sharder: false },
+    });
+    let written = false;
+    mgr
+      .controller()
+      .for(NamespaceKind)
+      .owns(ConfigMapKind)
+      .sharded()
+      .complete({
+        reconcile: async (req) => {
+          if (req.name !== 'stamped-owner' || written) return {};
+          await mgr.client.create({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: {
+              name: 'of-a-namespace',
+              namespace: NAMESPACE,
+              ownerReferences: [
+                {
+                  apiVersion: 'v1',
+                  kind: 'Namespace',
+                  name: 'stamped-owner',
+                  uid: owner.metadata?.uid ?? '',
+                  controller: true,
+                },
+              ],
+            },
+          });
+          written = true;
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    try {
+      await eventuallyTrue(() => written, 'the ConfigMap written');
+    } finally {
+      await run.stop();
+    }
+    const cm = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name: 'of-a-namespace' });
+    assert.equal(
+      cm?.metadata?.labels?.[SHARD],
+      'me',
+      'lands in the shard cache its owner is reconciled from',
+    );
   });
 });

@@ -14,11 +14,20 @@ const WebAppKind = defineKind({
   plural: 'webapps',
   namespaced: true,
 });
+const TenantKind = defineKind({
+  apiVersion: 'demo.example.org/v1',
+  kind: 'Tenant',
+  plural: 'tenants',
+  namespaced: false,
+});
 const LABEL = 'shard.alpha.sharding.timebertt.dev/webapp';
 const ring = new HashRing(['pod-0', 'pod-1', 'pod-2']);
 const handler = shardAssignmentHandler({
   ring: 'webapp',
-  kinds: () => [{ kind: WebAppKind, controlled: [ConfigMapKind] }],
+  kinds: () => [
+    { kind: WebAppKind, controlled: [ConfigMapKind] },
+    { kind: TenantKind, controlled: [ConfigMapKind] },
+  ],
   shards: () => ring,
 });
 
@@ -71,6 +80,17 @@ describe('the shard-assignment webhook', () => {
       request({ group: '', kind: 'ConfigMap' }, { metadata: { name: 'shop-cm', ownerReferences } }),
     );
     const shard = ring.shardFor(ringKeyOf(WebAppKind, { metadata: { name: 'shop', namespace: 'ns' } }));
+    assert.deepEqual(patchOf(res), [{ op: 'add', path: '/metadata/labels', value: { [LABEL]: shard } }]);
+  });
+
+  it('puts a namespaced object where its cluster-scoped owner hashes, without the namespace', async () => {
+    const ownerReferences = [
+      { apiVersion: TenantKind.apiVersion, kind: 'Tenant', name: 'globex', uid: 'x', controller: true },
+    ];
+    const res = await handler(
+      request({ group: '', kind: 'ConfigMap' }, { metadata: { name: 'globex-cm', ownerReferences } }),
+    );
+    const shard = ring.shardFor(ringKeyOf(TenantKind, { metadata: { name: 'globex' } }));
     assert.deepEqual(patchOf(res), [{ op: 'add', path: '/metadata/labels', value: { [LABEL]: shard } }]);
   });
 
