@@ -86,6 +86,12 @@ export class Sharder {
   #resyncAt = 0;
   /** When the Leases were last checked (monotonic), and the check in flight. */
   #checkedAt = 0;
+  /**
+   * Whether the resync after a ring change is followed by another one retry period later: a
+   * replica whose Lease watch lags may still label a new object for a shard that just died, after
+   * that resync listed, and the unassigned watch never sees a labelled object.
+   */
+  #followUp = false;
   #checking: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
@@ -166,8 +172,11 @@ export class Sharder {
           return false;
         });
         // A ring changed meanwhile is resynced at once.
-        if (this.#ring === ring)
-          this.#resyncAt = clock.monotonic() + (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS);
+        if (this.#ring === ring) {
+          const next = settled ? resyncPeriod : RESYNC_DEBOUNCE_MS;
+          this.#resyncAt = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
+          this.#followUp = false;
+        }
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -190,6 +199,7 @@ export class Sharder {
       this.#o.logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
       this.#ring = ring;
       this.#resyncAt = 0;
+      this.#followUp = true;
       this.#requeueUnassigned();
     })().finally(() => (this.#checking = undefined));
     await this.#checking;

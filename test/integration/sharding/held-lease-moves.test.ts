@@ -72,7 +72,8 @@ function widgetSharder(ring: string, transport: Transport, clock: FakeClock): Sh
 
 /**
  * The real transport, but a Widget PATCH first waits `throttle` ms on the test's clock, as one
- * answered 429 with a Retry-After does, and is sent only if its signal has not aborted by then.
+ * answered 429 with a Retry-After does, and is sent only if its signal has not aborted by then;
+ * and `afterList` runs between the server's answer to a resync's list and the sharder reading it.
  */
 class ThrottledTransport implements Transport {
   throttle = 0;
@@ -85,13 +86,22 @@ class ThrottledTransport implements Transport {
     this.#clock = clock;
   }
 
+  /** Runs once after the next answer to a list of every Widget (the sharder's resync). */
+  afterList: (() => Promise<void>) | undefined;
+
   async request<T>(req: RestRequest): Promise<T> {
     if (req.method === 'PATCH' && req.path.includes('/widgets/')) {
       await this.#clock.sleep(this.throttle, req.signal);
       req.signal?.throwIfAborted();
       this.sent++;
     }
-    return this.#inner.request<T>(req);
+    const answer = await this.#inner.request<T>(req);
+    if (req.method === 'GET' && /\/widgets(\?|$)/.test(req.path) && !req.path.includes('labelSelector')) {
+      const hook = this.afterList;
+      this.afterList = undefined;
+      await hook?.();
+    }
+    return answer;
   }
 
   stream: Transport['stream'] = (path, signal, accept) => this.#inner.stream(path, signal, accept);
@@ -235,6 +245,46 @@ describe("the sharder's moves of a gone shard's objects", () => {
       assert.equal(widget?.metadata?.labels?.[SHARD], 'back');
       if (desired === 'present')
         assert.equal(widget?.metadata?.labels?.[drainLabel(RING)], 'true', 'Widget stuck drained');
+    } finally {
+      clearInterval(ticking);
+      stop.abort();
+      await run;
+    }
+  });
+
+  it('are made by a follow-up resync when one was labelled for the shard after the resync on its death listed', async () => {
+    const RING = 'late';
+    const SHARD = shardLabel(RING);
+    const clock = new FakeClock(Date.now());
+    await client.create(shardLease(clock, RING, 'staying', 'staying', 3600));
+    await client.create(shardLease(clock, RING, 'died', '', 1));
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    let created = false;
+    // As a replica whose Lease watch lags would have its webhook label it, after the list.
+    transport.afterList = async () => {
+      await client.create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: WidgetKind.kind,
+        metadata: { name: 'late', namespace: NAMESPACE, labels: { [SHARD]: 'died' } },
+        spec: { size: 1 },
+      });
+      created = true;
+    };
+    const stop = new AbortController();
+    const run = widgetSharder(RING, transport, clock).run(stop.signal);
+    const ticking = setInterval(() => clock.advance(100), 10);
+    try {
+      await eventuallyTrue(() => created, 'Widget late created after the resync listed');
+      const createdAt = clock.monotonic();
+      await eventuallyTrue(
+        async () =>
+          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'late' }))?.metadata?.labels?.[
+            SHARD
+          ] === 'staying',
+        'Widget late moved to the live shard',
+        20_000,
+      );
+      assert.ok(clock.monotonic() - createdAt < 600_000, 'moved before the periodic resync');
     } finally {
       clearInterval(ticking);
       stop.abort();
