@@ -421,6 +421,13 @@ export class Manager {
         `a controller named "${options.name}" already exists: give this one another name with .named('...')`,
       );
     }
+    const twin = sharded && this.#ringKinds.find((k) => k.kind === sharded.forKind);
+    if (twin) {
+      // The drain relies on one workqueue serialising an object's reconciles: two would not.
+      throw new Error(
+        `controller ${options.name} shards ${sharded.forKind.kind}, which another sharded controller already does: a ring kind has one sharded controller, so reconcile both in one`,
+      );
+    }
     this.#names.add(options.name);
     const controller = new Controller({
       ...options,

@@ -164,4 +164,28 @@ describe('the shard label on objects a shard writes', () => {
       'lands in the shard cache its owner is reconciled from',
     );
   });
+
+  it('is refused to a second sharded controller of the same kind, whose workqueue the drain would not wait for', async () => {
+    const mgr = await testManager(env, {
+      leaderElection: true,
+      leaderElectionId: 'stamped-twin-leader',
+      leaderElectionNamespace: NAMESPACE,
+      sharding: { ring: 'stamped', shardName: 'me', sharder: false },
+    });
+    mgr
+      .controller()
+      .for(WidgetKind)
+      .sharded()
+      .complete({ reconcile: async () => ({}) });
+    assert.throws(
+      () =>
+        mgr
+          .controller()
+          .named('twin')
+          .for(WidgetKind)
+          .sharded()
+          .complete({ reconcile: async () => ({}) }),
+      /controller twin shards Widget, which another sharded controller already does/,
+    );
+  });
 });
