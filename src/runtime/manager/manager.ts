@@ -573,7 +573,16 @@ export class Manager {
           if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
           const sharder = this.#sharder();
           const aborted = otherLost ? AbortSignal.any([lost, otherLost]) : lost;
-          await Promise.all([this.#runControllers(leading, aborted), sharder?.run(leading)]);
+          // Stopped with the controllers, failed or not, and waited for: the leader Lease is
+          // released only once none of its writes is in flight.
+          const sharderStop = new AbortController();
+          const sharding = this.#sharder()?.run(AbortSignal.any([leading, sharderStop.signal]));
+          try {
+            await this.#runControllers(leading, aborted);
+          } finally {
+            sharderStop.abort();
+            await sharding;
+          }
         },
         mayRelease: () => !this.#undrained.has('leader'),
       },
