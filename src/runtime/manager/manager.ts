@@ -478,7 +478,13 @@ export class Manager {
     const metricsAuth = this.#servesSecureMetrics() ? METRICS_AUTH_PERMISSIONS : [];
     const events: Permission[] =
       this.#recorders.size > 0
-        ? ['create', 'patch'].map((verb) => ({ group: 'events.k8s.io', resource: 'events', verb }))
+        ? ['create', 'patch'].map((verb) => ({
+            group: 'events.k8s.io',
+            resource: 'events',
+            verb,
+            // Events go to the namespace of the object they are about: one watched namespace is enough.
+            ...(namespace ? { namespace } : {}),
+          }))
         : [];
     const localWebhooks: Permission[] = this.#options.webhookInstallLocal
       ? ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((resource) =>
@@ -571,7 +577,6 @@ export class Manager {
           this.#coldStandby = false;
           // A cold standby lists only once it leads; a warm one synced before it competed.
           if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
-          const sharder = this.#sharder();
           const aborted = otherLost ? AbortSignal.any([lost, otherLost]) : lost;
           // Stopped with the controllers, failed or not, and waited for: the leader Lease is
           // released only once none of its writes is in flight.

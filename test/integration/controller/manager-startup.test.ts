@@ -120,6 +120,61 @@ describe('manager start-up', () => {
     assert.equal(event?.note, 'made what the widget asks for');
   });
 
+  it('watching one namespace, needs the rights to record events only there', async () => {
+    await env.installCrds([widgetsCrd]);
+    const rbac = env.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'widget-operator' },
+        rules: [
+          { apiGroups: ['ctrl.tsoperator.dev'], resources: ['widgets'], verbs: ['get', 'list', 'watch'] },
+          { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+        ],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'widget-operator' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'widget-operator' },
+        subjects: [{ kind: 'User', name: 'namespaced-operator', apiGroup: 'rbac.authorization.k8s.io' }],
+      },
+    });
+    const operator = await env.addUser('namespaced-operator');
+    const mgr = await testManager(env, { kubeConfig: operator.kubeConfig, namespace: 'default' });
+    const recorder = mgr.events;
+    let recorded = false;
+    mgr
+      .controller('namespaced')
+      .for(WidgetKind)
+      .complete({
+        reconcile: async (req) => {
+          const widget = await mgr.client.get(WidgetKind, req);
+          if (widget) recorder.event(widget, 'Normal', 'Reconciled', 'Reconcile', 'seen in its namespace');
+          recorded = widget !== undefined;
+          return {};
+        },
+      });
+    const run = runInBackground(mgr);
+    try {
+      await newClient({ kubeConfig: env.kubeConfig }).create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: 'Widget',
+        metadata: { name: 'namespaced', namespace: 'default' },
+      });
+      const stoppedEarly = run.done.then(() => {
+        throw new Error('the manager stopped before reconciling');
+      });
+      await Promise.race([
+        stoppedEarly,
+        eventually(async () => (recorded ? true : undefined), 'the reconcile'),
+      ]);
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('keeps serving without controllers until it is stopped', async () => {
     const mgr = await testManager(env);
     const run = runInBackground(mgr);
