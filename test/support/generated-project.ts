@@ -53,18 +53,20 @@ export async function installTsoperator(project: string, tarball: string): Promi
 }
 
 /**
- * A project in `root/webapp-operator` made as a user makes one: `tsoperator init`, then each of
- * `createApis` as `tsoperator create api` arguments, then npm install with tsoperator packed from
- * this checkout (`npm run build` first). Returns the project's folder.
+ * A project in `root/webapp-operator` made as a user makes one: `tsoperator init` with `initFlags`,
+ * then each of `createApis` as `tsoperator create api` arguments, then npm install with tsoperator
+ * packed from this checkout (`npm run build` first). Returns the project's folder.
  */
 export async function installedProject(
   root: string,
   createApis: readonly (readonly string[])[],
+  initFlags: readonly string[] = [],
 ): Promise<string> {
   const project = join(root, 'webapp-operator');
   await mkdir(project);
   const tarball = await packCheckout(root);
-  await tsoperatorIn(project, ['init', '--domain', 'example.org', '--project-name', 'webapp-operator']);
+  const init = ['init', '--domain', 'example.org', '--project-name', 'webapp-operator', ...initFlags];
+  await tsoperatorIn(project, init);
   for (const args of createApis) await tsoperatorIn(project, ['create', 'api', ...args]);
   await installTsoperator(project, tarball);
   return project;
