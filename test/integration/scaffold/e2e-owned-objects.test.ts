@@ -23,6 +23,8 @@ interface E2eSupport {
   applyOwned(kubectl: Kubectl, args: readonly string[], owned: ObjectRef[]): Promise<void>;
   deleteObjects(kubectl: Kubectl, refs: readonly ObjectRef[], timeout?: string): Promise<void>;
   deleteFinalized(kubectl: Kubectl, refs: readonly ObjectRef[], timeout?: string): Promise<void>;
+  foundInPlace(kubectl: Kubectl, args: readonly string[]): Promise<ObjectRef[]>;
+  readonly CREATED_BY_SUITE: string;
 }
 
 function configMap(name: string, finalizers?: string[]): object {
@@ -74,6 +76,34 @@ describe("a generated e2e suite's teardown, on a real API server", () => {
     await support.deleteObjects(kubectl, owned);
     assert.equal(await exists('made'), false);
     assert.equal(await exists('found'), true);
+  });
+
+  it('marks what it creates, and takes what an interrupted run left marked as its own', async () => {
+    const leftover = {
+      ...configMap('leftover'),
+      metadata: { name: 'leftover', namespace: 'default', labels: { [support.CREATED_BY_SUITE]: 'true' } },
+    };
+    await kubectl(['apply', '-f', '-'], JSON.stringify(configMap('mine')));
+    await kubectl(['apply', '-f', '-'], JSON.stringify(leftover));
+    const file = join(dir, 'marked.json');
+    const items = [configMap('mine'), configMap('leftover'), configMap('fresh')];
+    await writeFile(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    const args = ['-n', 'default', '-f', file];
+    assert.deepEqual(
+      (await support.foundInPlace(kubectl, args)).map((ref) => ref.name),
+      ['mine'],
+    );
+    const owned: ObjectRef[] = [];
+    await support.applyOwned(kubectl, args, owned);
+    assert.deepEqual(owned.map((ref) => ref.name).sort(), ['fresh', 'leftover']);
+    const fresh = JSON.parse(await kubectl(['get', 'configmap', 'fresh', '-n', 'default', '-o', 'json'])) as {
+      metadata: { labels?: Record<string, string> };
+    };
+    assert.equal(fresh.metadata.labels?.[support.CREATED_BY_SUITE], 'true');
+    await support.deleteObjects(kubectl, owned);
+    assert.equal(await exists('leftover'), false);
+    assert.equal(await exists('fresh'), false);
+    assert.equal(await exists('mine'), true);
   });
 
   it('an object no manager finalizes in time loses its finalizers, and the error says so', async () => {
