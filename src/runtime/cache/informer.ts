@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
-import { objectMetadataOf } from '../client/partial-object-metadata.ts';
+import { markMetadataOnly, objectMetadataOf } from '../client/partial-object-metadata.ts';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
@@ -382,5 +382,6 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
 function transformOf(options: InformerOptions): Transform | undefined {
   const { transform, metadataOnly } = options;
   if (!metadataOnly) return transform;
-  return transform ? (obj) => transform(objectMetadataOf(obj)) : objectMetadataOf;
+  // Marked as cached: a whole write of it would drop its spec and status.
+  return (obj) => markMetadataOnly(transform ? transform(objectMetadataOf(obj)) : objectMetadataOf(obj));
 }

@@ -5,6 +5,7 @@ import {
   objectMetadataOf,
   PARTIAL_OBJECT_METADATA,
   PARTIAL_OBJECT_METADATA_LIST,
+  markMetadataOnly,
 } from './partial-object-metadata.ts';
 import { listInPages, type PageRequest } from './list-pager.ts';
 import type { ObjectKey } from './object-key.ts';
@@ -96,7 +97,7 @@ export class ApiReader implements Reader {
   #asKind(kind: Kind, obj: KubernetesObject): KubernetesObject {
     obj.apiVersion = kind.apiVersion;
     obj.kind = kind.kind;
-    return this.#metadataOnly ? objectMetadataOf(obj) : obj;
+    return this.#metadataOnly ? markMetadataOnly(objectMetadataOf(obj)) : obj;
   }
 
   /** Every page; an expired continue token falls back to one full list (see {@link listInPages}). */

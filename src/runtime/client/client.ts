@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { refuseMetadataOnlyWrite } from './partial-object-metadata.ts';
 import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { ApiReader, type Reader } from './api-reader.ts';
 import type { CacheReader, ReadScope } from './cache-reader.ts';
@@ -122,6 +123,7 @@ export class Client implements Reader {
 
   /** Creates `obj` (apiVersion and kind set) and returns it as stored. */
   async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+    refuseMetadataOnlyWrite(obj, 'create');
     const kind = this.#kinds.kindOf(obj);
     const path = resourcePath(kind, obj.metadata?.namespace);
     return this.#write(kind, 'POST', path, this.#labelled(obj), 'application/json', options);
@@ -205,6 +207,7 @@ export class Client implements Reader {
     subresource: string | undefined,
     options: WriteOptions,
   ): Promise<T> {
+    refuseMetadataOnlyWrite(obj, 'update');
     const kind = this.#kinds.kindOf(obj);
     const key = objectKey(obj);
     return this.#write(

@@ -22,3 +22,25 @@ export const PARTIAL_OBJECT_METADATA_LIST =
 export function objectMetadataOf(obj: KubernetesObject): KubernetesObject {
   return stripManagedFields({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata });
 }
+
+/** The objects a metadata-only read returned: they name their kind but hold no spec or status. */
+const metadataOnly = new WeakSet<KubernetesObject>();
+
+/** Marks `obj` as read metadata-only, so that a write of it whole is refused. */
+export function markMetadataOnly<T extends KubernetesObject>(obj: T): T {
+  metadataOnly.add(obj);
+  return obj;
+}
+
+/**
+ * Throws when `obj` came from a metadata-only read: created or replaced whole it would drop its
+ * spec and status, so such an object is only patched, as controller-runtime refuses to create or
+ * update PartialObjectMetadata.
+ */
+export function refuseMetadataOnlyWrite(obj: KubernetesObject, verb: 'create' | 'update'): void {
+  if (!metadataOnly.has(obj)) return;
+  const name = `${obj.kind ?? 'object'} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
+  throw new Error(
+    `cannot ${verb} ${name}: it was read metadata-only and holds no spec or status; patch it, or read it whole first`,
+  );
+}

@@ -100,4 +100,39 @@ describe('metadata-only reads (PartialObjectMetadata) of a custom resource', () 
       stop.abort();
     }
   });
+
+  it('refuses to create or replace an object read metadata-only, which would drop its spec', async () => {
+    const stop = new AbortController();
+    const cache = newCache({ transport, byKind: [{ kind: WidgetKind, metadataOnly: true }] });
+    const informer = cache.informerFor(WidgetKind);
+    cache.start(stop.signal);
+    try {
+      assert.ok(await cache.waitForCacheSync(stop.signal));
+      const listed = informer.store.get(`${NAMESPACE}/w-2`);
+      const read = await new ApiReader(transport, true).get(WidgetKind, {
+        namespace: NAMESPACE,
+        name: 'w-2',
+      });
+      await client.patch(read ?? {}, mergePatch({ metadata: { labels: { team: 'c' } } }));
+      await eventuallyTrue(
+        () => informer.store.get(`${NAMESPACE}/w-2`)?.metadata?.labels?.['team'] === 'c',
+        'the watch to bring the new label',
+      );
+      const watched = informer.store.get(`${NAMESPACE}/w-2`);
+      for (const obj of [listed, read, watched]) {
+        assert.ok(obj);
+        const refused = /cannot update Widget metadata\/w-2: it was read metadata-only/;
+        await assert.rejects(client.update(obj), refused);
+        await assert.rejects(client.status().update(obj), refused);
+        await assert.rejects(
+          client.create(obj),
+          /cannot create Widget metadata\/w-2: it was read metadata-only/,
+        );
+      }
+      const full = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'w-2' });
+      assert.equal(full?.spec?.size, 3, 'the spec as it was');
+    } finally {
+      stop.abort();
+    }
+  });
 });
