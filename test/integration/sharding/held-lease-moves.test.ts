@@ -70,6 +70,20 @@ function widgetSharder(ring: string, transport: Transport, clock: FakeClock): Sh
   });
 }
 
+/** Runs `sharder` while `clock` moves ten times as fast as real time, until `stop`. */
+function runOnTickingClock(sharder: Sharder, clock: FakeClock): { stop: () => Promise<void> } {
+  const stop = new AbortController();
+  const run = sharder.run(stop.signal);
+  const ticking = setInterval(() => clock.advance(100), 10);
+  return {
+    stop: async () => {
+      clearInterval(ticking);
+      stop.abort();
+      await run;
+    },
+  };
+}
+
 /**
  * The real transport, but a Widget PATCH first waits `throttle` ms on the test's clock, as one
  * answered 429 with a Retry-After does, and is sent only if its signal has not aborted by then;
@@ -134,9 +148,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     transport.throttle = LEASE_DURATION;
     const sharder = widgetSharder(RING, transport, clock);
-    const stop = new AbortController();
-    const run = sharder.run(stop.signal);
-    const ticking = setInterval(() => clock.advance(100), 10);
+    const running = runOnTickingClock(sharder, clock);
     try {
       const widget = async (): Promise<string | undefined> =>
         (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'w' }))?.metadata?.labels?.[
@@ -154,9 +166,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       transport.throttle = LEASE_DURATION / 4;
       await eventuallyTrue(async () => (await widget()) === 'live', 'the Widget moved to the live shard');
     } finally {
-      clearInterval(ticking);
-      stop.abort();
-      await run;
+      await running.stop();
     }
   });
 
@@ -216,9 +226,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     const sharder = widgetSharder(RING, transport, clock);
-    const stop = new AbortController();
-    const run = sharder.run(stop.signal);
-    const ticking = setInterval(() => clock.advance(100), 10);
+    const running = runOnTickingClock(sharder, clock);
     try {
       await eventuallyTrue(
         async () => (await lease())?.spec?.holderIdentity === SHARDER_IDENTITY,
@@ -246,9 +254,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       if (desired === 'present')
         assert.equal(widget?.metadata?.labels?.[drainLabel(RING)], 'true', 'Widget stuck drained');
     } finally {
-      clearInterval(ticking);
-      stop.abort();
-      await run;
+      await running.stop();
     }
   });
 
@@ -270,9 +276,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       });
       created = true;
     };
-    const stop = new AbortController();
-    const run = widgetSharder(RING, transport, clock).run(stop.signal);
-    const ticking = setInterval(() => clock.advance(100), 10);
+    const running = runOnTickingClock(widgetSharder(RING, transport, clock), clock);
     try {
       await eventuallyTrue(() => created, 'Widget late created after the resync listed');
       const createdAt = clock.monotonic();
@@ -286,9 +290,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       );
       assert.ok(clock.monotonic() - createdAt < 600_000, 'moved before the periodic resync');
     } finally {
-      clearInterval(ticking);
-      stop.abort();
-      await run;
+      await running.stop();
     }
   });
 });
