@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../src/envtest/index.ts';
-import { installedProject, runAnyway, runIn, type CommandResult } from '../support/generated-project.ts';
+import {
+  installedProject,
+  runAnyway,
+  runIn,
+  tsoperatorIn,
+  type CommandResult,
+} from '../support/generated-project.ts';
 
 const PROJECT = 'webapp-operator';
 const WEBAPP = '--group demo --version v1 --kind WebApp --image nginx:1.27 --port 80'.split(' ');
@@ -113,6 +119,23 @@ describe('the e2e suite in the current cluster (E2E_USE_CURRENT_CLUSTER)', () =>
       cleanedUp + 1,
       'the finalizer ran for the sample the teardown deleted',
     );
+    assert.equal(
+      await kubectl(['get', 'namespace', `${PROJECT}-system`, '--ignore-not-found', '-o', 'name']),
+      '',
+    );
+  });
+
+  // Last: the webhook stays in the project.
+  it('with webhooks, refuses a cluster without cert-manager, saying what to install, before applying anything', async () => {
+    await tsoperatorIn(project, [
+      'create',
+      'webhook',
+      ...'--group demo --version v1 --kind WebApp --defaulting'.split(' '),
+    ]);
+    const { exitCode, output } = await suite({ E2E_USE_CURRENT_CLUSTER: 'true' });
+    assert.equal(exitCode, 1);
+    assert.match(output, /this cluster has no cert-manager: install it \(https:\/\/cert-manager\.io/);
+    assert.doesNotMatch(output, /ℹ pass [1-9]/);
     assert.equal(
       await kubectl(['get', 'namespace', `${PROJECT}-system`, '--ignore-not-found', '-o', 'name']),
       '',
