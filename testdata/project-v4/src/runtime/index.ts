@@ -132,6 +132,11 @@ export { type ManagerOptions } from './manager/manager-options.ts';
 export { type ShardingOptions } from './sharding/sharding-options.ts';
 export { shardLabel, drainLabel, RING_LABEL } from './sharding/shard-labels.ts';
 export { HashRing } from './sharding/hash-ring.ts';
+export { shardAssignmentPath } from './sharding/shard-assignment-webhook.ts';
+export {
+  shardAssignmentWebhookConfiguration,
+  type ShardAssignmentWebhookOptions,
+} from './sharding/shard-assignment-webhook-configuration.ts';
 /** Start-up stopped because RBAC denies what the controllers need; the message lists the markers to add. */
 export { MissingPermissionsError, type Permission } from './manager/permission-check.ts';
 /** Declares a controller: `mgr.controller().for(Kind).owns(Kind).watches(Kind, handler).complete(reconciler)`. */

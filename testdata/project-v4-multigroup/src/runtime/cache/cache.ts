@@ -40,6 +40,12 @@ export interface KindCacheOptions {
   readonly fieldSelector?: string;
   /** Default: the cache's `transform`. */
   readonly transform?: Transform;
+  /**
+   * Hold each object's apiVersion, kind and metadata only, listed and watched as
+   * PartialObjectMetadata (the API server leaves spec and status out), for a reader of labels,
+   * owners and names that need not hold whole objects; the transform applies after. Default: false.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 /** What {@link newCache} takes. */
@@ -268,6 +274,7 @@ export class Cache implements CacheReader {
       ...(namespaces ? { namespaces } : {}),
       ...(labelSelector ? { labelSelector } : {}),
       ...(own?.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+      ...(own?.metadataOnly ? { metadataOnly: true } : {}),
       ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),

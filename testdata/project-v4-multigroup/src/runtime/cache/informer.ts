@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Kind } from '../client/kind.ts';
+import { markMetadataOnly, objectMetadataOf } from '../client/partial-object-metadata.ts';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
@@ -31,6 +32,8 @@ export interface InformerOptions {
   readonly shard?: ShardSelection;
   /** Applied to each object before it is stored. Default: none (Cache passes stripManagedFields). */
   readonly transform?: Transform;
+  /** List and watch PartialObjectMetadata, and hold each object's apiVersion, kind and metadata only. Default: false. */
+  readonly metadataOnly?: boolean;
   /** Handlers get every object again as an update this often; 0 turns it off. Default: 0. */
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
@@ -77,7 +80,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     this.kind = options.kind;
     this.#options = options;
     this.#scopes = options.kind.namespaced && options.namespaces?.length ? [...options.namespaces] : [''];
-    this.#writer = new StoreWriter(options.kind, options.transform, options.logger);
+    this.#writer = new StoreWriter(options.kind, transformOf(options), options.logger);
     this.#labels = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
     this.#fields = options.fieldSelector ? parseFieldSelector(options.fieldSelector) : undefined;
     this.#shard = options.shard;
@@ -179,6 +182,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
         ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
         ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
         ...(shard ? { shard } : {}),
+        ...(o.metadataOnly ? { metadataOnly: true } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
@@ -374,4 +378,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     timer.unref();
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
+}
+
+/** The informer's transform, after the cut to metadata when it holds metadata only. */
+function transformOf(options: InformerOptions): Transform | undefined {
+  const { transform, metadataOnly } = options;
+  if (!metadataOnly) return transform;
+  // Marked as cached: a whole write of it would drop its spec and status.
+  return (obj) => markMetadataOnly(transform ? transform(objectMetadataOf(obj)) : objectMetadataOf(obj));
 }

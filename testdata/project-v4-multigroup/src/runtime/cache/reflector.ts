@@ -5,6 +5,7 @@ import { apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts'
 import type { Kind } from '../client/kind.ts';
 import { listInPages, type PageRequest } from '../client/list-pager.ts';
 import type { ObjectList } from '../client/options.ts';
+import { PARTIAL_OBJECT_METADATA, PARTIAL_OBJECT_METADATA_LIST } from '../client/partial-object-metadata.ts';
 import { resourcePath, withQuery } from '../client/resource-path.ts';
 import type { Transport } from '../client/transport.ts';
 import { systemClock, type Clock } from '../clock/clock.ts';
@@ -46,6 +47,8 @@ export interface ReflectorOptions {
   readonly fieldSelector?: string;
   /** Only this shard of the kind, selected by the server where it can and here always. Default: all. */
   readonly shard?: ShardSelection;
+  /** List and watch PartialObjectMetadata: each object's apiVersion, kind and metadata. Default: false. */
+  readonly metadataOnly?: boolean;
   /** Objects per list page, where the server pages (see {@link Reflector}). Default: 500. */
   readonly pageSize?: number;
   /**
@@ -213,8 +216,13 @@ export class Reflector {
       first = false;
       pages++;
       const path = withQuery(this.#path(), query);
-      const meta = await readList(this.#o.transport, this.#o.kind, path, signal, (items) =>
-        sink.listItems(this.#inShard(items)),
+      const meta = await readList(
+        this.#o.transport,
+        this.#o.kind,
+        path,
+        signal,
+        (items) => sink.listItems(this.#inShard(items)),
+        this.#o.metadataOnly ? PARTIAL_OBJECT_METADATA_LIST : undefined,
       );
       this.#serverSharded = shard !== undefined && meta.shardSelector === shard.selector;
       return { items: [], ...meta };
@@ -244,14 +252,18 @@ export class Reflector {
     const started = this.#o.clock.monotonic();
     let delivered = false;
     try {
-      const res = await this.#o.transport.stream(path, AbortSignal.any([signal, deadline.signal]));
+      const res = await this.#o.transport.stream(
+        path,
+        AbortSignal.any([signal, deadline.signal]),
+        this.#o.metadataOnly ? PARTIAL_OBJECT_METADATA : undefined,
+      );
       try {
         for await (const event of watchEvents(res)) {
           if (event.type === 'ERROR')
             throw apiErrorFromStatus(event.object as Status, `watch ${this.#o.kind.plural}`);
           const rv = event.object.metadata?.resourceVersion;
           if (event.type !== 'BOOKMARK')
-            this.#o.sink.change(this.#shardedType(event.type, event.object), event.object);
+            this.#o.sink.change(this.#shardedType(event.type, event.object), this.#asKind(event.object));
           if (rv) {
             this.#resourceVersion = rv;
             this.#o.sink.progress(rv);
@@ -269,6 +281,15 @@ export class Reflector {
       clearTimeout(timer);
     }
     return delivered || this.#o.clock.monotonic() - started >= MIN_HEALTHY_WATCH_MS;
+  }
+
+  /** A metadata-only event's object says PartialObjectMetadata: it is an object of the kind. */
+  #asKind(obj: KubernetesObject): KubernetesObject {
+    if (this.#o.metadataOnly) {
+      obj.apiVersion = this.#o.kind.apiVersion;
+      obj.kind = this.#o.kind.kind;
+    }
+    return obj;
   }
 
   /** Events flow again: the next failure starts its backoff over. */

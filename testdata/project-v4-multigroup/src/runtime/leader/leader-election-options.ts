@@ -13,9 +13,16 @@ export interface LeaderCallbacks {
    * never overlaps this one's work. It also aborts, with a LeaderElectionLostError as its reason, when
    * the lease is lost: then nothing waits for the work, which must stop at once. `lost` aborts
    * only then, also when `signal` had already aborted for a stop and the work is draining. A rejection
-   * ends leadership: the lease is released and `run` rejects with it.
+   * ends leadership: the lease is released (as `mayRelease` allows) and `run` rejects with it.
    */
   onStartedLeading(signal: AbortSignal, lost: AbortSignal): void | Promise<void>;
+  /**
+   * Asked once the work settled, before the lease is released: false when the work may still run
+   * (its drain outlived its timeout), and the lease is then left to expire instead, as
+   * controller-runtime does when ReleaseOnCancel cannot be honoured: released, the next leader
+   * would overlap it. Default: true.
+   */
+  mayRelease?(): boolean;
   /** Called after leadership ended (lost, or stopped and released). */
   onStoppedLeading?(): void;
   /** Called when a candidate (this one or another) is first seen holding the lease. */

@@ -37,6 +37,7 @@ export class ControllerGroup {
   readonly #stop = new AbortController();
   readonly #abortReconciles = new AbortController();
   #failure: { readonly error: unknown } | undefined;
+  #undrained = false;
   #wake: (() => void) | undefined;
 
   constructor(options: ControllerGroupOptions) {
@@ -71,6 +72,11 @@ export class ControllerGroup {
         this.#wake?.();
       });
     this.#running.set(controller, run);
+  }
+
+  /** True once a drain ended at the timeout: reconciles that ignore their signal may still run. */
+  get undrained(): boolean {
+    return this.#undrained;
   }
 
   /** Aborts every reconcile in flight and stops at once: the lease was lost. */
@@ -113,6 +119,7 @@ export class ControllerGroup {
     try {
       while (this.#running.size > 0) {
         if (timeout.signal.aborted) {
+          this.#undrained = true;
           this.#abortReconciles.abort(
             new GracefulShutdownTimeoutError(gracefulShutdownTimeout, this.#names()),
           );

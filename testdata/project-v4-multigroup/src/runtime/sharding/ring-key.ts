@@ -13,13 +13,16 @@ export function ringKeyOf(kind: Kind, obj: KubernetesObject): string {
 }
 
 /**
- * Where a controlled object goes: its controlling owner's key, so it lands on its owner's shard.
- * Undefined when it has no controller reference: such an object is not assigned.
+ * Where a controlled object goes: its controlling owner's key, so it lands on its owner's shard;
+ * `ownerKind` says whether the owner is namespaced (then in the object's namespace) or cluster
+ * scoped (no namespace, whatever the object's). Undefined when it has no controller reference:
+ * such an object is not assigned.
  */
-export function controllerRingKeyOf(obj: KubernetesObject): string | undefined {
+export function controllerRingKeyOf(obj: KubernetesObject, ownerKind: Kind): string | undefined {
   const owner = controllerOf(obj);
   if (!owner) return undefined;
-  return ringKey(groupOf(owner.apiVersion), owner.kind, obj.metadata?.namespace ?? '', owner.name);
+  const namespace = ownerKind.namespaced ? (obj.metadata?.namespace ?? '') : '';
+  return ringKey(groupOf(owner.apiVersion), owner.kind, namespace, owner.name);
 }
 
 /** The owner reference with `controller: true`, if any. */

@@ -6,6 +6,7 @@ import { mergePatch } from '../client/patch.ts';
 import type { Reconciler } from '../reconcile/reconciler.ts';
 import type { Request } from '../reconcile/request.ts';
 import type { Result } from '../reconcile/result.ts';
+import { inShardedReconcile } from './sharded-reconcile-scope.ts';
 import { drainLabel, shardLabel } from './shard-labels.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -24,7 +25,9 @@ export interface ShardedReconcilerOptions {
  * and answers a drain by removing the shard and drain labels instead (with the resourceVersion it
  * read, so a newer change wins), after which the sharder assigns it anew. The workqueue never runs
  * two reconciles of one key at once, so once the drain is acknowledged no reconcile of this shard
- * is left on the object; and the client's reads wait for that write, so none starts again.
+ * is left on the object; and the client's reads wait for that write, so none starts again. The
+ * wrapped reconcile runs in a {@link inShardedReconcile} scope: the objects it writes for its
+ * object land on this shard.
  */
 export class ShardedReconciler implements Reconciler {
   readonly #o: ShardedReconcilerOptions;
@@ -42,7 +45,10 @@ export class ShardedReconciler implements Reconciler {
     const obj = await client.get(kind, request, { signal });
     const labels = obj?.metadata?.labels ?? {};
     if (!obj || labels[this.#shardLabel] !== shard) return {};
-    if (labels[this.#drainLabel] === undefined) return this.#o.reconciler.reconcile(request, signal);
+    if (labels[this.#drainLabel] === undefined) {
+      const scope = { ring: this.#o.ring, shard, kind, request };
+      return inShardedReconcile(scope, () => this.#o.reconciler.reconcile(request, signal));
+    }
     const release = { [this.#shardLabel]: null, [this.#drainLabel]: null };
     await client.patch(
       obj,

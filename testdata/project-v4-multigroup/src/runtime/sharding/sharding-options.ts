@@ -24,6 +24,12 @@ export interface ShardingOptions {
    * builds (`.sharded(false)` keeps one on the leader). Default: 'sharded'.
    */
   readonly controllers?: 'sharded' | 'all';
+  /**
+   * With 'labels': serve the shard-assignment webhook on this replica's webhook server (see
+   * `shardAssignmentWebhookConfiguration` for its configuration), which labels each new object of
+   * the ring with its shard as it is created. Default: false (the sharder labels it after).
+   */
+  readonly assignmentWebhook?: boolean;
   /** How often the sharder checks every object's shard without a membership change. Default: 300 000. */
   readonly resyncPeriod?: number;
   /** Assignments, drains and moves the sharder writes at once. Default: 8. */
@@ -69,6 +75,7 @@ export function resolveShardingOptions(options: ShardingOptions): ResolvedShardi
     selection: options.selection ?? 'labels',
     controllers: options.controllers ?? 'sharded',
     sharder: options.sharder ?? true,
+    assignmentWebhook: options.assignmentWebhook ?? false,
     key: options.key ?? 'uid',
   };
 }

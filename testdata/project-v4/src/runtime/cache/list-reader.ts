@@ -26,6 +26,7 @@ export interface ListRead {
  * (see {@link ListBodyParser}), with apiVersion and kind set, which built-in lists leave out. The
  * body has no overall deadline, for a large list may take long: only a silence of 30 s ends it.
  * Rejects with an ApiError when the server refuses the list, and with whatever `onItems` throws.
+ * `accept` asks for another media type (a metadata-only list); default: JSON.
  */
 export async function readList(
   transport: Transport,
@@ -33,6 +34,7 @@ export async function readList(
   path: string,
   signal: AbortSignal,
   onItems: (items: readonly KubernetesObject[]) => void,
+  accept?: string,
 ): Promise<ListRead> {
   const idle = new AbortController();
   const timer = setTimeout(
@@ -40,7 +42,7 @@ export async function readList(
     LIST_IDLE_TIMEOUT_MS,
   );
   try {
-    const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]));
+    const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]), accept);
     const parser = new ListBodyParser();
     const hand = (items: KubernetesObject[]): void => {
       for (const item of items) {

@@ -3,6 +3,12 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isNotFound } from './api-error.ts';
 import type { Kind } from './kind.ts';
+import {
+  objectMetadataOf,
+  PARTIAL_OBJECT_METADATA,
+  PARTIAL_OBJECT_METADATA_LIST,
+  markMetadataOnly,
+} from './partial-object-metadata.ts';
 import { listInPages, type PageRequest } from './list-pager.ts';
 import type { ObjectKey } from './object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from './options.ts';
@@ -31,12 +37,19 @@ interface WireList<T> {
   metadata?: { resourceVersion?: string; continue?: string };
 }
 
-/** A Reader that always asks the API server (a consistent read), as controller-runtime's APIReader. */
+/**
+ * A Reader that always asks the API server (a consistent read), as controller-runtime's APIReader;
+ * with `metadataOnly`, as client-go's metadata client: each object comes as its apiVersion, kind
+ * and metadata (PartialObjectMetadata, managedFields left out), for a reader that needs no more
+ * and should not hold whole objects.
+ */
 export class ApiReader implements Reader {
   readonly #transport: Transport;
+  readonly #metadataOnly: boolean;
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport, metadataOnly = false) {
     this.#transport = transport;
+    this.#metadataOnly = metadataOnly;
   }
 
   async get<T extends KubernetesObject>(
@@ -46,11 +59,13 @@ export class ApiReader implements Reader {
   ): Promise<T | undefined> {
     try {
       const path = resourcePath(kind, key.namespace, key.name);
-      return await this.#transport.request<T>({
+      const obj = await this.#transport.request<T>({
         method: 'GET',
         path,
+        ...(this.#metadataOnly ? { accept: PARTIAL_OBJECT_METADATA } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      return this.#metadataOnly ? (this.#asKind(kind, obj) as T) : obj;
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -67,20 +82,24 @@ export class ApiReader implements Reader {
     const list = await this.#transport.request<WireList<T>>({
       method: 'GET',
       path,
+      ...(this.#metadataOnly ? { accept: PARTIAL_OBJECT_METADATA_LIST } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const items = list.items ?? [];
-    // Items of built-in lists come without apiVersion and kind; writes need them back.
-    for (const item of items) {
-      item.apiVersion = kind.apiVersion;
-      item.kind = kind.kind;
-    }
+    // Items of built-in lists come without apiVersion and kind (metadata ones with their own); writes need the kind's.
+    const items = (list.items ?? []).map((item) => this.#asKind(kind, item) as T);
     const next = list.metadata?.continue;
     return {
       items,
       resourceVersion: list.metadata?.resourceVersion ?? '',
       ...(next ? { continue: next } : {}),
     };
+  }
+
+  /** `obj` as an object of `kind`, cut down to its metadata when metadata-only. */
+  #asKind(kind: Kind, obj: KubernetesObject): KubernetesObject {
+    obj.apiVersion = kind.apiVersion;
+    obj.kind = kind.kind;
+    return this.#metadataOnly ? markMetadataOnly(objectMetadataOf(obj)) : obj;
   }
 
   /** Every page; an expired continue token falls back to one full list (see {@link listInPages}). */

@@ -42,6 +42,8 @@ export class LeaderElector {
   /** When `#observed` last changed, on the monotonic clock. */
   #observedAt = 0;
   #reportedLeader = '';
+  /** When the last successful acquire or renewal was sent, on the monotonic clock. */
+  #renewedAt = 0;
 
   constructor(options: LeaderElectionOptions) {
     this.#options = resolveLeaderElectionOptions(options);
@@ -66,7 +68,8 @@ export class LeaderElector {
   /**
    * Waits to acquire the lease, then runs `onStartedLeading` and renews the lease until that work
    * settles. `signal` aborting makes the work's signal abort; the lease is still renewed while the
-   * work drains, then released (`releaseOnCancel`) and 'stopped' resolved. When a renewal fails
+   * work drains, then released (`releaseOnCancel`, unless `mayRelease` says the work may still run)
+   * and 'stopped' resolved. When a renewal fails
    * past the deadline, the work's signal aborts with a LeaderElectionLostError and 'lost' resolves at
    * once, without waiting for the work. When the work rejects, the lease is released and `run`
    * rejects with its error. Resolves 'stopped' when `signal` aborts before the lease is acquired.
@@ -84,7 +87,7 @@ export class LeaderElector {
     if (!renewed) lost.abort(new LeaderElectionLostError(name));
     const end: LeadershipEnd = renewed ? 'stopped' : 'lost';
     const outcome = renewed ? await work : undefined;
-    if (renewed && releaseOnCancel) await this.#release();
+    if (renewed && releaseOnCancel && (this.#options.callbacks.mayRelease?.() ?? true)) await this.#release();
     leaderElectionMasterStatus.set({ name }, 0);
     logger.info(end === 'lost' ? 'leader lease lost' : 'stopped leading', { lease: name });
     this.#notifyStopped();
@@ -113,7 +116,9 @@ export class LeaderElector {
     const { clock, retryPeriod, renewDeadline, logger, name } = this.#options;
     logger.info('attempting to acquire leader lease', { lease: name });
     while (!signal.aborted) {
+      const sent = clock.monotonic();
       if (await this.#tryAcquireOrRenew(signal, renewDeadline)) {
+        this.#renewedAt = sent;
         logger.info('successfully acquired lease', { lease: name, identity: this.identity });
         return true;
       }
@@ -134,12 +139,22 @@ export class LeaderElector {
     }
   }
 
-  /** Retries the renewal every retry period until it succeeds or the renew deadline passes. */
+  /**
+   * Retries the renewal every retry period until it succeeds or the renew deadline passes. The
+   * deadline runs from when the last successful renewal was sent (the lease's renew time is no
+   * earlier), a retry period plus the renew deadline: a late answer or a late timer on a busy
+   * process must not keep it leading past the time a follower may take the lease.
+   */
   async #renewWithinDeadline(done: AbortSignal): Promise<boolean> {
     const { clock, retryPeriod, renewDeadline } = this.#options;
-    const deadline = clock.monotonic() + renewDeadline;
+    const deadline = this.#renewedAt + retryPeriod + renewDeadline;
     for (;;) {
-      if (await this.#tryAcquireOrRenew(undefined, deadline - clock.monotonic())) return true;
+      const sent = clock.monotonic();
+      if (sent >= deadline) return false;
+      if (await this.#tryAcquireOrRenew(undefined, deadline - sent)) {
+        this.#renewedAt = sent;
+        return true;
+      }
       // Never past the deadline: a leader that cannot renew must stop leading before its lease
       // can expire in a follower's eyes (client-go bounds its poll by the deadline the same way).
       const left = deadline - clock.monotonic();

@@ -147,13 +147,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
   const leaseDuration = options.leaseDuration ?? 15_000;
   const renewDeadline = options.renewDeadline ?? 10_000;
   const retryPeriod = options.retryPeriod ?? 2_000;
-  // The sharder moves a dead shard's objects once its Lease is a lease duration old; the shard must
-  // have given up by then: its last renewal, a retry period, then a renew deadline of attempts.
-  if (options.sharding && retryPeriod + renewDeadline > leaseDuration) {
-    throw new Error(
-      `sharding needs retryPeriod + renewDeadline (${retryPeriod} + ${renewDeadline} ms) within leaseDuration (${leaseDuration} ms): a shard that cannot renew must stop before the sharder moves its objects`,
-    );
-  }
+  if (options.sharding) checkShardTimings(leaseDuration, renewDeadline, retryPeriod);
   const logger = options.logger ?? createLogger({ level: logLevel });
   const registry = options.registry ?? metricsRegistry;
   const metricsSecure = options.metricsSecure ?? true;
@@ -196,6 +190,21 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
         ...(options.webhookCertPath ? { certDir: options.webhookCertPath } : {}),
       }),
   };
+}
+
+/**
+ * A shard must have stopped reconciling before the sharder, which takes its Lease once it has not
+ * changed for leaseDuration, moves its objects. client-go's elector needs leaseDuration >
+ * renewDeadline > retryPeriod × 1.2 (its jitter factor); a shard that cannot renew gives up only a
+ * retry period after its last renewal plus the renew deadline of attempts, and then still has to
+ * abort its reconciles, its timers late on a busy node: one more retry period of margin.
+ */
+function checkShardTimings(leaseDuration: number, renewDeadline: number, retryPeriod: number): void {
+  const needed = renewDeadline + 2 * retryPeriod;
+  if (leaseDuration >= needed) return;
+  throw new Error(
+    `sharding needs leaseDuration >= renewDeadline + 2 × retryPeriod (${renewDeadline} + 2 × ${retryPeriod} = ${needed} ms), but leaseDuration is ${leaseDuration} ms: a shard that cannot renew gives up a retry period plus the renew deadline after its last renewal, and needs one more retry period to stop its reconciles before the sharder moves its objects; raise leaseDuration or lower renewDeadline`,
+  );
 }
 
 /** `:8080` → { port: 8080 }, `127.0.0.1:0` → { host, port: 0 }, '0' → undefined (off). */

@@ -39,10 +39,13 @@ import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
 import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
+import { LiveShards } from '../sharding/live-shards.ts';
+import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
 import type { RingKind } from '../sharding/ring-kind.ts';
 import { controllerOf } from '../sharding/ring-key.ts';
+import { currentShardedReconcile } from '../sharding/sharded-reconcile-scope.ts';
 import type { ShardedKinds } from '../builder/controller-builder.ts';
 
 /** What reviewing metrics callers takes: Kubebuilder's metrics-auth role. */
@@ -86,6 +89,8 @@ export class Manager {
   /** With `selection: 'server'`: this shard's hash ranges, and the kinds cached by them. */
   readonly #rangeMember: RangeMember | undefined;
   readonly #rangeKinds: Kind[] = [];
+  /** With `assignmentWebhook`: the ring as this replica sees it, for the webhook to assign by. */
+  readonly #liveShards: LiveShards | undefined;
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -99,6 +104,8 @@ export class Manager {
   #group: ControllerGroup | undefined;
   /** The group running the sharded controllers, while this replica holds its shard Lease. */
   #shardGroup: ControllerGroup | undefined;
+  /** Whose drain ended at the timeout: that Lease is left to expire, not released. */
+  readonly #undrained = new Set<'leader' | 'shard'>();
   /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
@@ -128,6 +135,7 @@ export class Manager {
         : {}),
     });
     this.#rangeMember = this.#newRangeMember();
+    this.#liveShards = this.#serveShardAssignment();
     this.#probes.addHealthzCheck('ping', ping);
     this.#probes.addReadyzCheck('informers', () => {
       // A cold standby has nothing to sync until it leads, and is ready to take over.
@@ -213,6 +221,7 @@ export class Manager {
     const shutdown =
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
+    this.#liveShards?.start(caches.signal);
     let servers: RunningServer[] = [];
     try {
       servers = await this.#startServers();
@@ -306,6 +315,28 @@ export class Manager {
     });
   }
 
+  /** Registers the ring's shard-assignment webhook, and returns the Lease view it assigns by. */
+  #serveShardAssignment(): LiveShards | undefined {
+    const sharding = this.#options.sharding;
+    if (sharding?.selection !== 'labels' || !sharding.assignmentWebhook) return undefined;
+    const shards = new LiveShards({
+      ring: sharding.ring,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      transport: this.#transport,
+      clock: this.#options.clock,
+      logger: this.logger,
+    });
+    this.webhookServer.register(
+      shardAssignmentPath(sharding.ring),
+      shardAssignmentHandler({
+        ring: sharding.ring,
+        kinds: () => this.#ringKinds,
+        shards: () => shards.ring(),
+      }),
+    );
+    return shards;
+  }
+
   /**
    * Caches only this shard's objects of `kind` (by label, or by hash range on the server; an owned
    * kind hashed by uid stays whole, for its uid is not its owner's), and reports how many it holds.
@@ -355,17 +386,25 @@ export class Manager {
   }
 
   /**
-   * The shard label for an object a sharded controller writes and controls: it must land in this
-   * shard's cache at once, where the reconciler of its owner looks for it.
+   * The shard label for an object a sharded reconcile of this shard writes for the object it
+   * reconciles, which controls it: it must land in this shard's cache at once, where that
+   * reconcile looks for it. Writes of a leader-only controller, or for another owner, keep theirs.
    */
   #shardLabelsFor(obj: KubernetesObject): Record<string, string> | undefined {
     const sharding = this.#options.sharding;
+    const scope = currentShardedReconcile();
     const owner = controllerOf(obj);
-    if (!sharding || !owner) return undefined;
-    const ringKind = this.#ringKinds.find(
-      (k) => k.kind.apiVersion === owner.apiVersion && k.kind.kind === owner.kind,
-    );
-    if (!ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
+    if (!sharding || !scope || !owner) return undefined;
+    if (scope.ring !== sharding.ring || scope.shard !== sharding.shardName) return undefined;
+    const ownKind = scope.kind;
+    const ownsIt =
+      owner.apiVersion === ownKind.apiVersion &&
+      owner.kind === ownKind.kind &&
+      owner.name === scope.request.name &&
+      // A cluster-scoped owner's request has no namespace; its children may have one.
+      (!ownKind.namespaced || (obj.metadata?.namespace ?? '') === scope.request.namespace);
+    const ringKind = this.#ringKinds.find((k) => k.kind === ownKind);
+    if (!ownsIt || !ringKind?.controlled.some((k) => k.apiVersion === obj.apiVersion && k.kind === obj.kind))
       return undefined;
     return { [shardLabel(sharding.ring)]: sharding.shardName };
   }
@@ -382,6 +421,13 @@ export class Manager {
     if (this.#names.has(options.name)) {
       throw new Error(
         `a controller named "${options.name}" already exists: give this one another name with .named('...')`,
+      );
+    }
+    const twin = sharded && this.#ringKinds.find((k) => k.kind === sharded.forKind);
+    if (twin) {
+      // The drain relies on one workqueue serialising an object's reconciles: two would not.
+      throw new Error(
+        `controller ${options.name} shards ${sharded.forKind.kind}, which another sharded controller already does: a ring kind has one sharded controller, so reconcile both in one`,
       );
     }
     this.#names.add(options.name);
@@ -434,7 +480,13 @@ export class Manager {
     const metricsAuth = this.#servesSecureMetrics() ? METRICS_AUTH_PERMISSIONS : [];
     const events: Permission[] =
       this.#recorders.size > 0
-        ? ['create', 'patch'].map((verb) => ({ group: 'events.k8s.io', resource: 'events', verb }))
+        ? ['create', 'patch'].map((verb) => ({
+            group: 'events.k8s.io',
+            resource: 'events',
+            verb,
+            // Events go to the namespace of the object they are about: one watched namespace is enough.
+            ...(namespace ? { namespace } : {}),
+          }))
         : [];
     const localWebhooks: Permission[] = this.#options.webhookInstallLocal
       ? ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((resource) =>
@@ -527,10 +579,19 @@ export class Manager {
           this.#coldStandby = false;
           // A cold standby lists only once it leads; a warm one synced before it competed.
           if (!warmup && !this.#options.sharding && !(await this.#syncCaches(caches, leading))) return;
-          const sharder = this.#sharder();
           const aborted = otherLost ? AbortSignal.any([lost, otherLost]) : lost;
-          await Promise.all([this.#runControllers(leading, aborted), sharder?.run(leading)]);
+          // Stopped with the controllers, failed or not, and waited for: the leader Lease is
+          // released only once none of its writes is in flight.
+          const sharderStop = new AbortController();
+          const sharding = this.#sharder()?.run(AbortSignal.any([leading, sharderStop.signal]));
+          try {
+            await this.#runControllers(leading, aborted);
+          } finally {
+            sharderStop.abort();
+            await sharding;
+          }
         },
+        mayRelease: () => !this.#undrained.has('leader'),
       },
     });
     this.#coldStandby = !warmup && !this.#options.sharding;
@@ -555,6 +616,7 @@ export class Manager {
       client: this.client,
       transport: this.#transport,
       retryPeriod: this.#options.retryPeriod,
+      leaseDuration: this.#options.leaseDuration,
       resyncPeriod: sharding.resyncPeriod,
       concurrentMoves: sharding.concurrentMoves,
       clock: this.#options.clock,
@@ -596,7 +658,9 @@ export class Manager {
    * Holds this replica's shard Lease as a leader election of its own (the Lease named for the
    * shard, the shard its holder, labelled with the ring) and runs the sharded controllers while it
    * does. Stopping drains them, then releases the Lease, which the sharder reads as the shard gone:
-   * it moves the shard's objects at once. A lost Lease aborts their reconciles at once.
+   * it moves the shard's objects at once. A drain that outlived the graceful-shutdown timeout keeps
+   * the Lease instead, to expire a lease duration after its last renewal: the reconciles that
+   * ignored their signal may still run. A lost Lease aborts their reconciles at once.
    */
   async #runAsShard(stop: AbortSignal, otherLost: AbortSignal): Promise<void> {
     const { ring, shardName } = this.#requireSharding('a shard');
@@ -614,6 +678,7 @@ export class Manager {
             this.#rangeMember?.run(holding),
           ]);
         },
+        mayRelease: () => !this.#undrained.has('shard'),
       },
     });
     this.logger.info('joining the ring', { ring, shard: shardName, lease });
@@ -653,6 +718,7 @@ export class Manager {
       await group.run(stop);
     } finally {
       lost?.removeEventListener('abort', onLost);
+      if (group.undrained) this.#undrained.add(which);
       this.#state = 'stopped';
       if (which === 'shard') this.#shardGroup = undefined;
       else this.#group = undefined;

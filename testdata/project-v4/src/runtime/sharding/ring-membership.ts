@@ -2,12 +2,13 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import type { V1Lease } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
-import { isConflict, isNotFound } from '../client/api-error.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { Clock } from '../clock/clock.ts';
+import { clockTimeout, type ClockTimeout } from '../clock/clock-timeout.ts';
 import type { Logger } from '../log/logger.ts';
-import { SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
+import { RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
 import { isAvailable, shardStateOf, type ShardState } from './shard-state.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -16,11 +17,37 @@ export interface RingMembershipOptions {
   readonly ring: string;
   /** The ring's Leases, as the sharder's informer holds them. */
   readonly leases: SharedInformer<V1Lease>;
+  /** Where the Leases are, for one the sharder creates to keep a shard name out. */
+  readonly leaseNamespace: string;
+  /** How long a Lease the sharder takes over keeps its shard out (ms): the shards' lease duration. */
+  readonly holdDuration: number;
   readonly client: Client;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: ShardingMetrics;
 }
+
+/**
+ * Whether a shard's objects may be moved at once, must be drained (it is live), or neither yet. A
+ * move is sent, and sent again, only until `deadline` aborts: after it, the shard may be back.
+ */
+export type MoveAway =
+  { readonly action: 'move'; readonly deadline: AbortSignal } | { readonly action: 'drain' | 'retry' };
+
+/** A shard's Lease the sharder holds: sent at `since` (monotonic), moves allowed until `deadline`. */
+interface Hold {
+  readonly since: number;
+  readonly deadline: ClockTimeout;
+  /** Takeovers in a row, each sent while the one before still kept the shard out. */
+  readonly takeovers: number;
+}
+
+/**
+ * Takeovers in a row after which the sharder lets a shard's Lease expire, so that a shard coming
+ * back is not kept out for as long as one of its objects cannot be moved (an admission refusing
+ * the write): back, it hands that object over by a drain.
+ */
+const MAX_TAKEOVERS = 3;
 
 /** When the sharder last saw a Lease's holder renew it, on its own monotonic clock. */
 interface Observation {
@@ -38,12 +65,20 @@ interface Observation {
  * duration ('uncertain') on the wall clock; this one moves a dead shard's objects a lease duration
  * sooner, and writes the same Lease the same way (holder `shardlease-controller`), so that
  * project's tools read the ring alike.
+ *
+ * A shard's objects move without a drain only while the sharder holds its Lease: taken over, the
+ * Lease keeps the shard out for a lease duration (its elector waits that long for the Lease to
+ * expire), so a shard that comes back (a released Lease re-acquired by a restarted pod of the same
+ * name) cannot reconcile an object the sharder is moving away from it.
  */
 export class RingMembership {
   readonly #o: RingMembershipOptions;
   readonly #seen = new Map<string, Observation>();
   /** Monotonic time each shard was first seen dead, for the hand-over metric. */
   readonly #deadSince = new Map<string, number>();
+  /** Each shard's Lease takeover: the shard is out for a hold duration from when it was sent. */
+  readonly #held = new Map<string, Hold>();
+  readonly #holding = new Map<string, Promise<MoveAway>>();
 
   constructor(options: RingMembershipOptions) {
     this.#o = options;
@@ -81,6 +116,90 @@ export class RingMembership {
     return this.#deadSince.get(shard);
   }
 
+  /**
+   * Whether the objects of `shard` may be moved now without a drain: only while the sharder holds
+   * the shard's Lease, taken over less than half a hold duration ago (the rest is the margin for
+   * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
+   */
+  async moveAway(shard: string): Promise<MoveAway> {
+    const held = this.#movable(shard);
+    if (held) return held;
+    // One takeover per shard at a time: the concurrent moves' own would only conflict.
+    let holding = this.#holding.get(shard);
+    if (!holding) {
+      holding = this.#hold(shard).finally(() => this.#holding.delete(shard));
+      this.#holding.set(shard, holding);
+    }
+    return holding;
+  }
+
+  async #hold(shard: string): Promise<MoveAway> {
+    const { clock, leaseNamespace } = this.#o;
+    const lease = this.#o.leases.store.get(`${leaseNamespace}/${shard}`);
+    if (lease && isAvailable(shardStateOf(lease, clock.now()))) return { action: 'drain' };
+    if (this.#letBack(shard)) return { action: 'retry' };
+    try {
+      await (lease ? this.#takeOver(lease) : this.#createHeld(shard));
+      return this.#movable(shard) ?? { action: 'retry' };
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err) && !isAlreadyExists(err))
+        this.#o.logger.error('failed to hold shard lease', { lease: shard, err });
+      return { action: 'retry' };
+    }
+  }
+
+  /** Stops the deadlines' timers: the sharder is done. */
+  close(): void {
+    for (const shard of [...this.#held.keys()]) this.#release(shard);
+  }
+
+  /**
+   * True while `shard` is let back after its takeovers in a row: for two hold durations after the
+   * last, one for its Lease to expire and one for the shard to take it.
+   */
+  #letBack(shard: string): boolean {
+    const held = this.#held.get(shard);
+    if (!held || held.takeovers < MAX_TAKEOVERS) return false;
+    return this.#o.clock.monotonic() - held.since < 2 * this.#o.holdDuration;
+  }
+
+  /** 'move' while the hold of `shard` leaves the margin for a move's write to land. */
+  #movable(shard: string): MoveAway | undefined {
+    const held = this.#held.get(shard);
+    const { clock, holdDuration } = this.#o;
+    if (!held || held.deadline.signal.aborted || clock.monotonic() - held.since >= holdDuration / 2)
+      return undefined;
+    return { action: 'move', deadline: held.deadline.signal };
+  }
+
+  /**
+   * Notes the hold of `shard`'s Lease, its takeover sent at `since`: a move's write neither goes
+   * nor goes again (a 429's retry, say) after half the hold, which keeps the other half as the
+   * margin for a write the server has already taken to land before the shard may be back.
+   */
+  #noteHeld(shard: string, since: number): void {
+    const { clock, holdDuration } = this.#o;
+    const before = this.#held.get(shard);
+    const takeovers = before && since - before.since < holdDuration ? before.takeovers + 1 : 1;
+    if (takeovers === MAX_TAKEOVERS)
+      this.#o.logger.info('last takeover of the shard lease in a row: the shard may come back after it', {
+        shard,
+      });
+    this.#release(shard);
+    const left = since + holdDuration / 2 - clock.monotonic();
+    const deadline = clockTimeout(
+      clock,
+      left,
+      () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
+    );
+    this.#held.set(shard, { since, deadline, takeovers });
+  }
+
+  #release(shard: string): void {
+    this.#held.get(shard)?.deadline.clear();
+    this.#held.delete(shard);
+  }
+
   /** The Lease's state after taking it over when it expired, its state label written. */
   async #settle(lease: V1Lease): Promise<ShardState> {
     const now = this.#o.clock.now();
@@ -90,6 +209,7 @@ export class RingMembership {
         await this.#takeOver(lease);
         state = 'dead';
       } else if (state === 'orphaned') {
+        this.#release(lease.metadata?.name ?? '');
         await this.#o.client.delete(lease, {
           preconditions: { resourceVersion: lease.metadata?.resourceVersion ?? '' },
         });
@@ -124,8 +244,12 @@ export class RingMembership {
    * waits out this lease duration before it holds its Lease again.
    */
   async #takeOver(lease: V1Lease): Promise<void> {
-    const now = new MicroTimeDate(this.#o.clock.now());
-    this.#o.logger.info('shard lease expired, declaring the shard dead', { shard: lease.metadata?.name });
+    const { clock, holdDuration } = this.#o;
+    const sent = clock.monotonic();
+    const now = new MicroTimeDate(clock.now());
+    const name = lease.metadata?.name ?? '';
+    if (lease.spec?.holderIdentity !== SHARDER_IDENTITY)
+      this.#o.logger.info('declaring the shard dead, holding its lease', { shard: name });
     await this.#o.client.update({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -136,11 +260,37 @@ export class RingMembership {
       spec: {
         ...lease.spec,
         holderIdentity: SHARDER_IDENTITY,
+        // A released Lease says 1 s: the shard must stay out for as long as the moves may take.
+        leaseDurationSeconds: Math.max(lease.spec?.leaseDurationSeconds ?? 0, Math.ceil(holdDuration / 1000)),
         acquireTime: now,
         renewTime: now,
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
     } satisfies V1Lease);
+    this.#noteHeld(name, sent);
+  }
+
+  /** A Lease held by the sharder for a shard that has none, which objects still name. */
+  async #createHeld(shard: string): Promise<void> {
+    const { clock, holdDuration, leaseNamespace, ring } = this.#o;
+    const sent = clock.monotonic();
+    const now = new MicroTimeDate(clock.now());
+    await this.#o.client.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: shard,
+        namespace: leaseNamespace,
+        labels: { [RING_LABEL]: ring, [STATE_LABEL]: 'dead' },
+      },
+      spec: {
+        holderIdentity: SHARDER_IDENTITY,
+        leaseDurationSeconds: Math.ceil(holdDuration / 1000),
+        acquireTime: now,
+        renewTime: now,
+      },
+    } satisfies V1Lease);
+    this.#noteHeld(shard, sent);
   }
 
   async #label(lease: V1Lease, state: ShardState): Promise<void> {

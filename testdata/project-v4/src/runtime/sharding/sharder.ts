@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { newCache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
+import { ApiReader } from '../client/api-reader.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
@@ -18,7 +19,7 @@ import { Workqueue } from '../workqueue/workqueue.ts';
 import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
-import { RingMembership } from './ring-membership.ts';
+import { RingMembership, type MoveAway } from './ring-membership.ts';
 import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
@@ -35,6 +36,8 @@ export interface SharderOptions {
   readonly transport: Transport;
   /** How often the Leases are checked. */
   readonly retryPeriod: number;
+  /** The shards' lease duration: how long a Lease the sharder takes over keeps its shard out. */
+  readonly leaseDuration: number;
   readonly resyncPeriod: number;
   readonly concurrentMoves: number;
   readonly clock: Clock;
@@ -59,12 +62,15 @@ const RESYNC_DEBOUNCE_MS = 1000;
  * holds only the few waiting) get the shard the ring hashes them to; on a membership change, and
  * every resync period, it lists the kinds and asks a live shard to drain each object that should
  * move (the drain label: the shard lets go, and the object comes back unassigned), moves those of
- * a dead shard at once, and moves controlled objects to their owner's shard.
+ * a dead shard at once (while it holds that shard's Lease, checked as each move is written, so a
+ * shard back meanwhile gets a drain instead), and moves controlled objects to their owner's shard.
  *
  * It runs in the manager that holds the leader lease, not as a Deployment of its own: the lease
  * already makes it one at a time, it needs no webhook (nor certificates) since assignment is a
- * patch after creation, and its memory is the Leases and the unassigned objects, not the ring's
- * objects, so the leader stays the size of any other shard bar one list at a time.
+ * patch after creation, and it reads metadata only (PartialObjectMetadata, as that project's
+ * sharder): it holds the Leases and the unassigned objects' metadata, and lists the ring's
+ * metadata, never whole objects, so the leader stays the size of any other shard bar one
+ * metadata list at a time.
  */
 export class Sharder {
   readonly #o: SharderOptions;
@@ -73,11 +79,22 @@ export class Sharder {
   readonly #drainLabel: string;
   readonly #allKinds: readonly Kind[];
   readonly #queue: Workqueue<string>;
+  /** Reads the ring's objects as metadata: labels and owners are all the sharder looks at. */
+  readonly #metadata: ApiReader;
   readonly #unassigned = new Map<Kind, SharedInformer>();
   /** Monotonic time each object's drain was marked, by queue key, for the hand-over metric. */
   readonly #drainMarks = new Map<string, number>();
   #ring = new HashRing([]);
   #resyncAt = 0;
+  /** When the Leases were last checked (monotonic), and the check in flight. */
+  #checkedAt = 0;
+  /**
+   * Whether the resync after a ring change is followed by another one retry period later: a
+   * replica whose Lease watch lags may still label a new object for a shard that just died, after
+   * that resync listed, and the unassigned watch never sees a labelled object.
+   */
+  #followUp = false;
+  #checking: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
   constructor(options: SharderOptions) {
@@ -86,6 +103,7 @@ export class Sharder {
     this.#shardLabel = shardLabel(options.ring);
     this.#drainLabel = drainLabel(options.ring);
     this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
+    this.#metadata = new ApiReader(options.transport, true);
     this.#queue = new Workqueue<string>({
       name: `sharder-${options.ring}`,
       clock: options.clock,
@@ -104,6 +122,7 @@ export class Sharder {
         ...this.#allKinds.map((kind) => ({
           kind,
           labelSelector: `!${this.#shardLabel}`,
+          metadataOnly: true,
           ...(namespace ? { namespaces: [namespace] } : {}),
         })),
       ],
@@ -121,14 +140,20 @@ export class Sharder {
     const membership = new RingMembership({
       ring,
       leases,
+      leaseNamespace,
+      holdDuration: this.#o.leaseDuration,
       client: this.#o.client,
       clock: this.#o.clock,
       logger,
       metrics: this.#metrics,
     });
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
-    await this.#watchRing(membership, signal);
-    await Promise.all(workers);
+    try {
+      await this.#watchRing(membership, signal);
+      await Promise.all(workers);
+    } finally {
+      membership.close();
+    }
   }
 
   #watchUnassigned(informer: SharedInformer, index: number): void {
@@ -141,19 +166,19 @@ export class Sharder {
   async #watchRing(membership: RingMembership, signal: AbortSignal): Promise<void> {
     const { clock, retryPeriod, resyncPeriod, logger } = this.#o;
     while (!signal.aborted) {
-      const ring = new HashRing(await membership.check());
-      if (!ring.sameShards(this.#ring)) {
-        logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
-        this.#ring = ring;
-        this.#resyncAt = 0;
-        this.#requeueUnassigned();
-      }
+      await this.#checkRing(membership);
+      const ring = this.#ring;
       if (clock.monotonic() >= this.#resyncAt) {
         const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
           if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
           return false;
         });
-        this.#resyncAt = clock.monotonic() + (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS);
+        // A ring changed meanwhile is resynced at once.
+        if (this.#ring === ring) {
+          const next = settled ? resyncPeriod : RESYNC_DEBOUNCE_MS;
+          this.#resyncAt = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
+          this.#followUp = false;
+        }
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -161,6 +186,25 @@ export class Sharder {
       });
       this.#wake = undefined;
     }
+  }
+
+  /**
+   * Reads the Leases, one check at a time: a changed ring is taken at once (by the assignments
+   * too) and resynced. Also called between the writes of a long resync, so that a shard joining or
+   * dying meanwhile is seen within a retry period, not once every planned write is done.
+   */
+  async #checkRing(membership: RingMembership): Promise<void> {
+    this.#checking ??= (async () => {
+      const ring = new HashRing(await membership.check());
+      this.#checkedAt = this.#o.clock.monotonic();
+      if (ring.sameShards(this.#ring)) return;
+      this.#o.logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
+      this.#ring = ring;
+      this.#resyncAt = 0;
+      this.#followUp = true;
+      this.#requeueUnassigned();
+    })().finally(() => (this.#checking = undefined));
+    await this.#checking;
   }
 
   /** The unassigned objects seen while no shard was there get another try. */
@@ -212,14 +256,15 @@ export class Sharder {
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
   async #shardOf(kind: Kind, obj: KubernetesObject, membership: RingMembership): Promise<string | undefined> {
-    if (this.#o.kinds.some((k) => k.kind === kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
+    if (this.#isRingKind(kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
     const ref = controllerOf(obj);
     const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
-    const ownerKey = controllerRingKeyOf(obj);
+    const ownerKey = ownerKind && controllerRingKeyOf(obj, ownerKind.kind);
     if (!ref || !ownerKind || !ownerKey) return undefined;
-    const owner = await this.#o.client
-      .direct()
-      .get(ownerKind.kind, { namespace: obj.metadata?.namespace ?? '', name: ref.name });
+    const owner = await this.#metadata.get(ownerKind.kind, {
+      namespace: ownerKind.kind.namespaced ? (obj.metadata?.namespace ?? '') : '',
+      name: ref.name,
+    });
     const ownerShard = owner?.metadata?.labels?.[this.#shardLabel];
     if (
       ownerShard &&
@@ -240,13 +285,17 @@ export class Sharder {
     for (const ringKind of this.#o.kinds) plans.push(...(await this.#planKind(ringKind, ring, signal)));
     let settled = true;
     const pending = [...plans];
+    const { clock, retryPeriod } = this.#o;
     const worker = async (): Promise<void> => {
       for (let plan = pending.pop(); plan && !signal.aborted; plan = pending.pop()) {
+        if (clock.monotonic() - this.#checkedAt >= retryPeriod) await this.#checkRing(membership);
+        // Planned for a ring that is no longer: the next resync plans for the new one.
+        if (this.#ring !== ring) return;
         if (!(await this.#carryOut(plan, membership))) settled = false;
       }
     };
     await Promise.all(Array.from({ length: this.#o.concurrentMoves }, worker));
-    return settled;
+    return settled && this.#ring === ring;
   }
 
   /** The drains and moves of one ring kind and of the objects its objects control. */
@@ -273,10 +322,9 @@ export class Sharder {
     for (const kind of ringKind.controlled) {
       for (const obj of await this.#list(kind, signal)) {
         const ref = controllerOf(obj);
-        const ownerKey = controllerRingKeyOf(obj);
-        if (!ref || !ownerKey || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined)
-          continue;
-        const want = ownerShards.get(ownerKey);
+        if (!ref || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined) continue;
+        const ownerKey = controllerRingKeyOf(obj, ringKind.kind);
+        const want = ownerKey === undefined ? undefined : ownerShards.get(ownerKey);
         const current = obj.metadata?.labels?.[this.#shardLabel];
         if (want !== undefined && current !== undefined && current !== want)
           plans.push({ obj, kind, action: 'move', to: want });
@@ -287,22 +335,33 @@ export class Sharder {
 
   async #list(kind: Kind, signal: AbortSignal): Promise<KubernetesObject[]> {
     const namespace = this.#o.namespace;
-    return this.#o.client.direct().listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
+    return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
   }
 
   /** One drain or move; false when it lost a race. */
   async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
     const { obj, kind } = plan;
+    const key = this.#queueKey(kind, obj);
+    let deadline: AbortSignal | undefined;
     try {
       if (plan.action === 'drain') {
+        // Marked before the write: the shard may let go, and the object come back unassigned to
+        // be assigned, before this process reads the write's answer.
+        this.#drainMarks.set(key, this.#o.clock.monotonic());
         await this.#write(obj, { [this.#drainLabel]: 'true' });
-        this.#drainMarks.set(this.#queueKey(kind, obj), this.#o.clock.monotonic());
         this.#metrics.drains.inc(this.#kindLabels(kind));
         return true;
       }
-      await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null });
-      this.#metrics.movements.inc(this.#kindLabels(kind));
       const from = obj.metadata?.labels?.[this.#shardLabel];
+      // Planned when its shard was gone; that shard may be back (live) by now: it must let go first.
+      const away: MoveAway | undefined =
+        from === undefined || !this.#isRingKind(kind) ? undefined : await membership.moveAway(from);
+      if (away?.action === 'retry') return false;
+      if (away?.action === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
+      // Past the hold's deadline the shard may be back: the write must not go, or go again, then.
+      deadline = away?.action === 'move' ? away.deadline : undefined;
+      await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null }, deadline);
+      this.#metrics.movements.inc(this.#kindLabels(kind));
       const since = from === undefined ? undefined : membership.deadSince(from);
       if (since !== undefined)
         this.#metrics.handoverSeconds.observe(
@@ -311,7 +370,10 @@ export class Sharder {
         );
       return true;
     } catch (err) {
+      if (plan.action === 'drain') this.#drainMarks.delete(key);
       if (isConflict(err) || isNotFound(err)) return false;
+      // The next resync takes the Lease again, or drains the shard that is back.
+      if (deadline?.aborted) return false;
       this.#o.logger.error('failed to move object', {
         kind: kind.kind,
         object: keyString(objectKey(obj)),
@@ -322,11 +384,21 @@ export class Sharder {
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */
-  async #write(obj: KubernetesObject, labels: Record<string, string | null>): Promise<void> {
+  async #write(
+    obj: KubernetesObject,
+    labels: Record<string, string | null>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     await this.#o.client.patch(
       obj,
       mergePatch({ metadata: { resourceVersion: obj.metadata?.resourceVersion, labels } }),
+      signal ? { signal } : {},
     );
+  }
+
+  /** A ring kind's own object, reconciled by its shard (a controlled one is only read there). */
+  #isRingKind(kind: Kind): boolean {
+    return this.#o.kinds.some((k) => k.kind === kind);
   }
 
   #queueKey(kind: Kind, obj: KubernetesObject): string {

@@ -10,22 +10,28 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join, relative } from 'node:path';
 import { startEnvironment } from 'tsoperator/envtest';
 import {
   MANAGER_NAMESPACE,
-  bindMetricsReader,
+  callerToken,
   eventually,
   kubectlWith,
   scratchDir,
   serviceAccountToken,
+  setUpMetricsCallers,
   tokenKubeconfig,
   type E2eCluster,
+  type MetricsAnswer,
 } from './e2e-cluster.ts';
+import { stopProcess } from './stop-process.ts';
 
 /** config/rbac's ServiceAccount, before config/default prefixes it. */
 const SERVICE_ACCOUNT = 'controller-manager';
+
+/** How long the manager has to exit after SIGTERM: longer than its own graceful shutdown (30s). */
+const MANAGER_GRACE_MS = 40_000;
 
 /**
  * A control plane with one node, the CRDs and RBAC of config/ applied by kubectl, and the built
@@ -47,7 +53,7 @@ export async function startLocalCluster(): Promise<E2eCluster> {
       ['apply', '--server-side', '-f', '-'],
       await kubectl(['kustomize', await rbacOverlay(scratch.dir)]),
     );
-    await bindMetricsReader(kubectl, 'metrics-reader', SERVICE_ACCOUNT);
+    await setUpMetricsCallers(kubectl, 'metrics-reader', SERVICE_ACCOUNT);
     const token = await serviceAccountToken(env.kubeConfig, SERVICE_ACCOUNT);
     const caData = env.kubeConfig.getCurrentCluster()?.caData;
     const kubeconfig = await tokenKubeconfig(
@@ -56,26 +62,34 @@ export async function startLocalCluster(): Promise<E2eCluster> {
       caData,
       token,
     );
-    const metricsPort = await freePort();
-    const manager = startManager(kubeconfig, metricsPort, await freePort());
+    const { metricsPort, webhookPort } = await freePorts();
+    const manager = startManager(kubeconfig, metricsPort, webhookPort);
     let output = '';
     manager.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     manager.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = once(manager, 'exit');
     const stop = async (): Promise<void> => {
-      if (manager.exitCode === null) manager.kill('SIGTERM');
-      await exited;
-      await stopEnvironment();
+      try {
+        await stopProcess(manager, MANAGER_GRACE_MS);
+      } finally {
+        await stopEnvironment();
+      }
     };
     return {
       kubeConfig: env.kubeConfig,
       kubectl,
-      metrics: () =>
-        eventually(
-          () =>
-            manager.exitCode === null ? getMetrics(metricsPort, token) : Promise.reject(new Error(output)),
-          'the manager to serve /metrics',
-        ),
+      // The control plane goes with the suite: nothing applied to it needs deleting.
+      applySample: async (path, namespace) => {
+        await kubectl(['apply', '-n', namespace, '-f', path]);
+      },
+      metrics: async (caller) => {
+        const bearer = await callerToken(env.kubeConfig, caller, SERVICE_ACCOUNT);
+        return eventually(
+          () => getMetrics(metricsPort, bearer),
+          'the manager to answer /metrics',
+          undefined,
+          () => (manager.exitCode === null ? undefined : new Error(`the manager exited:\n${output}`)),
+        );
+      },
       logs: () => Promise.resolve(output),
       stop,
       [Symbol.asyncDispose]: stop,
@@ -112,38 +126,60 @@ function startManager(kubeconfig: string, metricsPort: number, webhookPort: numb
   );
 }
 
-/** A loopback port free now, for the manager to listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
+/**
+ * Two different ports, free now, for the manager to listen on. Both are held until both are chosen:
+ * one closed at once could be handed out again as the other. The webhook server listens on every
+ * address, so they are taken there.
+ */
+async function freePorts(): Promise<{ metricsPort: number; webhookPort: number }> {
+  const metrics = createServer().listen(0);
+  const webhook = createServer().listen(0);
+  try {
+    await Promise.all([once(metrics, 'listening'), once(webhook, 'listening')]);
+    return { metricsPort: portOf(metrics), webhookPort: portOf(webhook) };
+  } finally {
+    metrics.close();
+    webhook.close();
+  }
+}
+
+function portOf(server: Server): number {
   const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no loopback port');
+  if (address === null || typeof address === 'string') throw new Error('no free port');
   return address.port;
 }
 
+/** How long one GET /metrics may wait for its answer. */
+const METRICS_REQUEST_TIMEOUT_MS = 10_000;
+
 /**
- * GET https://127.0.0.1:port/metrics with `token`: the manager has the API server review the token
- * and the caller's right to get /metrics. Its certificate is self-signed at start, hence not verified.
+ * GET https://127.0.0.1:port/metrics with `token`, if any: the manager has the API server review the
+ * token and the caller's right to get /metrics. Its certificate is self-signed at start, hence not
+ * verified. A 5xx (the API server could not review) is an error, for `eventually` to try again.
  */
-function getMetrics(port: number, token: string): Promise<string | undefined> {
+function getMetrics(port: number, token: string | undefined): Promise<MetricsAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port,
         path: '/metrics',
-        headers: { authorization: `Bearer ${token}` },
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
         rejectUnauthorized: false,
+        timeout: METRICS_REQUEST_TIMEOUT_MS,
       },
       (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => {
-          if (res.statusCode === 200) resolve(body);
-          else reject(new Error(`/metrics: ${String(res.statusCode)} ${body}`));
+          const status = res.statusCode ?? 0;
+          if (status >= 500) reject(new Error(`/metrics: ${String(status)} ${body}`));
+          else resolve({ status, body });
         });
       },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`/metrics: no answer in ${METRICS_REQUEST_TIMEOUT_MS} ms`)),
     );
     req.on('error', reject);
     req.end();
