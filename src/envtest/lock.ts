@@ -34,6 +34,8 @@ const UNWRITTEN_OWNER_MS = 10_000;
 const ABANDONED_GUARD_MS = 10_000;
 /** The file in the lock folder naming its owner: `<pid> <start time>`, written whole by a rename. */
 const OWNER_FILE = 'owner';
+/** The owner file of locks made by earlier tsoperator versions: the pid alone. */
+const LEGACY_PID_FILE = 'pid';
 
 /** Who holds a lock: its pid, and when that process started where the system says (Linux). */
 interface LockOwner {
@@ -141,10 +143,15 @@ async function removeDir(dir: string): Promise<void> {
   await rm(tombstone, { recursive: true, force: true });
 }
 
-/** The owner written in the lock; undefined while the owner made the folder but has not written it. */
+/**
+ * The owner written in the lock; undefined while the owner made the folder but has not written it.
+ * A lock of an earlier tsoperator (sharing the cache with this one) names its owner in a `pid` file
+ * alone: that pid is trusted while it lives, as that version trusts it.
+ */
 async function readOwner(lockDir: string): Promise<LockOwner | undefined> {
-  const text = await readText(join(lockDir, OWNER_FILE));
-  if (text === undefined) return undefined;
+  const text =
+    (await readText(join(lockDir, OWNER_FILE))) ?? (await readText(join(lockDir, LEGACY_PID_FILE)));
+  if (text === undefined || text.trim() === '') return undefined;
   const [pid = '', startTime = ''] = text.split(' ');
   return { pid: Number(pid), startTime: startTime === '' ? undefined : startTime };
 }

@@ -69,6 +69,13 @@ describe('withFileLock', () => {
     return dir;
   };
 
+  const staleLegacyLock = (pid: number): string => {
+    const dir = lockDir();
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'pid'), String(pid));
+    return dir;
+  };
+
   it('takes over a lock whose pid now belongs to another live process', { timeout: 30_000 }, async () => {
     const dir = staleLock(bystander(), '1');
     assert.equal(await withFileLock(dir, () => Promise.resolve('ran'), { timeoutMs: 10_000 }), 'ran');
@@ -113,6 +120,24 @@ describe('withFileLock', () => {
       );
       assert.ok(busy > 0);
       assert.equal(existsSync(dir), true, "the owner's lock is left alone");
+    },
+  );
+
+  it(
+    "trusts the live owner of an earlier version's lock (its pid file alone)",
+    { timeout: 30_000 },
+    async () => {
+      const pid = bystander();
+      const dir = staleLegacyLock(pid);
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(dir, past, past);
+      await assert.rejects(
+        withFileLock(dir, () => Promise.resolve('ran'), { timeoutMs: 1000 }),
+        new RegExp(`held by process ${pid} \\(sleep 60\\)\\.`),
+      );
+      assert.equal(existsSync(join(dir, 'pid')), true, 'the live lock is left alone');
+      const dead = staleLegacyLock(await deadPid());
+      assert.equal(await withFileLock(dead, () => Promise.resolve('ran'), { timeoutMs: 10_000 }), 'ran');
     },
   );
 
