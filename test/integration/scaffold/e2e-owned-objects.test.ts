@@ -106,6 +106,21 @@ describe("a generated e2e suite's teardown, on a real API server", () => {
     assert.equal(await exists('mine'), true);
   });
 
+  it('never takes a marked leftover namespace as its own (CRDs neither): others keep things in it', async () => {
+    const labels = { [support.CREATED_BY_SUITE]: 'true' };
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'e2e-leftover', labels } };
+    await kubectl(['apply', '-f', '-'], JSON.stringify(namespace));
+    const file = join(dir, 'namespace.json');
+    await writeFile(file, JSON.stringify(namespace));
+    assert.deepEqual(
+      (await support.foundInPlace(kubectl, ['-f', file])).map((ref) => `${ref.kind}/${ref.name}`),
+      ['Namespace/e2e-leftover'],
+    );
+    const owned: ObjectRef[] = [];
+    await support.applyOwned(kubectl, ['-f', file], owned);
+    assert.deepEqual(owned, []);
+  });
+
   it('an object no manager finalizes in time loses its finalizers, and the error says so', async () => {
     await kubectl(['apply', '-f', '-'], JSON.stringify(configMap('held', ['example.org/never-removed'])));
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'held' };
