@@ -89,8 +89,16 @@ export async function applyOwned(
   }
 }
 
+/**
+ * Kinds a leftover of which is never taken as the suite's, marked or not: deleting one deletes what
+ * others keep in it (every custom resource of a CRD, everything in a namespace), and the mark says
+ * only that some run created it, not that nobody has used it since (a user keeping an interrupted
+ * run's install, another run on the same cluster).
+ */
+const NEVER_ADOPTED = new Set(['CustomResourceDefinition', 'Namespace']);
+
 function markedBySuite(object: NamedObject): boolean {
-  return object.metadata.labels?.[CREATED_BY_SUITE] === 'true';
+  return object.metadata.labels?.[CREATED_BY_SUITE] === 'true' && !NEVER_ADOPTED.has(object.kind);
 }
 
 async function markCreated(kubectl: Kubectl, refs: readonly ObjectRef[]): Promise<void> {
