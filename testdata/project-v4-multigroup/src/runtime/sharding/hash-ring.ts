@@ -37,7 +37,12 @@ export class HashRing {
 
   /** Whether both rings hold the same shards. */
   sameShards(other: HashRing): boolean {
-    return this.shards.length === other.shards.length && this.shards.every((s, i) => s === other.shards[i]);
+    return this.hasShards(other.shards);
+  }
+
+  /** Whether the ring holds exactly `sorted` (sorted names): telling it costs no ring of them. */
+  hasShards(sorted: readonly string[]): boolean {
+    return this.shards.length === sorted.length && this.shards.every((s, i) => s === sorted[i]);
   }
 }
 

@@ -58,9 +58,7 @@ export class LiveShards {
       .filter((lease) => isAvailable(shardStateOf(lease, now)))
       .map((lease) => lease.metadata?.name ?? '')
       .sort();
-    const same =
-      shards.length === this.#ring.shards.length && shards.every((s, i) => s === this.#ring.shards[i]);
-    if (!same) this.#ring = new HashRing(shards);
+    if (!this.#ring.hasShards(shards)) this.#ring = new HashRing(shards);
     return this.#ring;
   }
 }
