@@ -30,6 +30,7 @@ const ring = process.env['RING'];
 const shard = process.env['SHARD'] ?? 'single';
 const namespace = process.env['NAMESPACE'] ?? 'default';
 const selection = process.env['SELECTION'] === 'server' ? 'server' : 'labels';
+const concurrentMoves = process.env['CONCURRENT_MOVES'];
 const heapBefore = heapAfterGc();
 const cpuBefore = process.cpuUsage();
 const mgr = await Manager.create({
@@ -43,7 +44,17 @@ const mgr = await Manager.create({
   leaseDuration: 15_000,
   renewDeadline: 10_000,
   retryPeriod: 2_000,
-  ...(ring ? { sharding: { ring, shardName: shard, controllers: 'all' as const, selection } } : {}),
+  ...(ring
+    ? {
+        sharding: {
+          ring,
+          shardName: shard,
+          controllers: 'all' as const,
+          selection,
+          ...(concurrentMoves ? { concurrentMoves: Number(concurrentMoves) } : {}),
+        },
+      }
+    : {}),
   logger: silentLogger,
 });
 mgr

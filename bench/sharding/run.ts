@@ -4,7 +4,7 @@
 // API server's shard selector. Per replica: peak RSS, CPU, cached objects and the heap the cache
 // takes (the heap after sync less that of the same program on an empty ring); per ring: time to
 // converge, and hand-over times of a shard killed -9 and one sent SIGTERM.
-// Run: node bench/sharding/run.ts [--widgets 3000]
+// Run: node bench/sharding/run.ts [--widgets 3000] [--concurrent-moves 8] [--only labels|server]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,17 @@ import { LeaseKind } from '../../src/runtime/client/kinds.ts';
 import { shardLabel } from '../../src/runtime/sharding/shard-labels.ts';
 import { WidgetKind, widgetsCrd } from '../../test/integration/controller/support.ts';
 
-const { values } = parseArgs({ options: { widgets: { type: 'string', default: '3000' } } });
+const { values } = parseArgs({
+  options: {
+    widgets: { type: 'string', default: '3000' },
+    // The sharder's writes at once (sharding.concurrentMoves); unset, the runtime's default.
+    'concurrent-moves': { type: 'string' },
+    // One mode's rings only (and the unsharded replica they are measured against).
+    only: { type: 'string' },
+  },
+});
 const WIDGETS = Number(values.widgets);
+const CONCURRENT_MOVES = values['concurrent-moves'];
 const NAMESPACE = 'bench';
 /** Where the empty-ring baselines run: the same kinds, no objects. */
 const EMPTY_NAMESPACE = 'bench-empty';
@@ -66,6 +75,7 @@ class Replica {
         NAMESPACE: namespace,
         SELECTION: selection,
         ...(ring ? { RING: ring } : {}),
+        ...(CONCURRENT_MOVES ? { CONCURRENT_MOVES } : {}),
       },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
@@ -289,6 +299,7 @@ try {
     ['server, 2 shards', 's2', 2, 'server'],
     ['server, 3 shards', 's3', 3, 'server'],
   ] as const) {
+    if (ring && values.only && values.only !== selection) continue;
     const emptyHeap = await emptyRingHeap(ring && `${ring}e`, selection, env.kubeconfigPath);
     const started = Date.now();
     const replicas = Array.from(

@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import type { EventHandler } from '../cache/event-handler.ts';
 import { SharedInformer } from '../cache/informer.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import type { Transport } from '../client/transport.ts';
@@ -42,6 +43,11 @@ export class LiveShards {
   /** Watches the Leases until `signal` aborts. */
   start(signal: AbortSignal): void {
     this.#leases.start(signal);
+  }
+
+  /** Tells `handler` of every change to the ring's Leases. */
+  onChange(handler: EventHandler<V1Lease>): void {
+    this.#leases.addEventHandler(handler);
   }
 
   /** Resolves true once the Leases are listed, false if `signal` aborts first. */

@@ -2,6 +2,7 @@ import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
 import type { Cache } from '../cache/cache.ts';
 import type { ShardSelection } from '../cache/shard-selection.ts';
 import type { Client } from '../client/client.ts';
+import type { Transport } from '../client/transport.ts';
 import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import { mergePatch } from '../client/patch.ts';
@@ -20,6 +21,7 @@ import {
   unionRanges,
   type HashRanges,
 } from './hash-ranges.ts';
+import { LiveShards } from './live-shards.ts';
 import { RING_LABEL } from './shard-labels.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -39,6 +41,8 @@ export interface RangeMemberOptions {
   readonly kinds: readonly Kind[];
   readonly cache: Cache;
   readonly client: Client;
+  /** What the ring's Leases are watched with, to step as soon as one changes hands or ranges. */
+  readonly transport: Transport;
   readonly retryPeriod: number;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -62,6 +66,7 @@ export class RangeMember {
   /** What the informers select and the Lease publishes. */
   #held: HashRanges = [];
   readonly #inFlight = new Map<symbol, bigint>();
+  #wake: (() => void) | undefined;
 
   constructor(options: RangeMemberOptions) {
     this.#o = options;
@@ -94,15 +99,35 @@ export class RangeMember {
     }
   }
 
-  /** Follows the ring's membership every retry period until `signal` aborts. */
+  /**
+   * Follows the ring's membership until `signal` aborts: every retry period, and at once when a
+   * Lease changes holder or ranges (a shard taken over, released or joining; a range given up), so
+   * that a freed range is taken a watch event after it is freed, not up to a period later. The
+   * step itself reads the Leases from the server; the watch only wakes it.
+   */
   async run(signal: AbortSignal): Promise<void> {
+    const { ring, leaseNamespace, transport, clock, logger, retryPeriod } = this.#o;
+    const leases = new LiveShards({ ring, leaseNamespace, transport, clock, logger });
+    const wake = (): void => this.#wake?.();
+    leases.onChange({
+      onAdd: wake,
+      onDelete: wake,
+      onUpdate: (old, lease) => {
+        if (handsOrRangesChanged(old, lease)) wake();
+      },
+    });
+    leases.start(signal);
     while (!signal.aborted) {
       try {
         await this.#step(signal);
       } catch (err) {
-        if (!signal.aborted) this.#o.logger.error('shard range update failed', { shard: this.#o.shard, err });
+        if (!signal.aborted) logger.error('shard range update failed', { shard: this.#o.shard, err });
       }
-      await this.#o.clock.sleep(this.#o.retryPeriod, signal);
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        void clock.sleep(retryPeriod, signal).then(resolve);
+      });
+      this.#wake = undefined;
     }
   }
 
@@ -180,6 +205,14 @@ export class RangeMember {
       matches: (obj) => inRanges(ranges, this.hashOf(obj)),
     };
   }
+}
+
+/** Whether a Lease's update is one the ranges follow: a renewal alone is not. */
+function handsOrRangesChanged(old: V1Lease, lease: V1Lease): boolean {
+  return (
+    old.spec?.holderIdentity !== lease.spec?.holderIdentity ||
+    old.metadata?.annotations?.[RANGES_ANNOTATION] !== lease.metadata?.annotations?.[RANGES_ANNOTATION]
+  );
 }
 
 /** A live shard: its Lease held by the shard it is named for (not released, not taken over). */

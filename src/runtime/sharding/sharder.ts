@@ -53,6 +53,8 @@ interface Plan {
 
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
+/** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
+const EXPIRY_MARGIN_MS = 5;
 
 /**
  * Assigns each object of a ring's kinds to a shard, as the external project's sharder and webhook
@@ -178,9 +180,12 @@ export class Sharder {
           this.#followUp = false;
         }
       }
+      // A shard's Lease expiring makes no event: the check is timed for it, not the next period.
+      const expiry = membership.nextExpiryIn();
+      const pause = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
-        void clock.sleep(retryPeriod, signal).then(resolve);
+        void clock.sleep(pause, signal).then(resolve);
       });
       this.#wake = undefined;
     }
