@@ -68,7 +68,8 @@ mgr
       return {};
     },
   });
-createInterface({ input: process.stdin }).on('line', (line) => {
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
   const cached = mgr.cache.informerFor(WidgetKind).store.size;
   if (line !== 'stats') {
     process.stdout.write(`C ${cached}\n`);
@@ -89,3 +90,6 @@ const started = mgr.start();
 // `Y` once the caches hold what they will: the empty-ring baseline is read after it.
 void mgr.cache.waitForCacheSync().then(() => process.stdout.write('Y\n'));
 await started;
+// The manager has stopped: stdin, held open by the harness, must not keep the process up.
+lines.close();
+process.stdin.destroy();

@@ -239,6 +239,7 @@ async function handOver(
       ? await converge(client, ring, rest, at, its)
       : await reconciledElsewhere(rest, its, at);
   replicas.splice(replicas.indexOf(victim), 1);
+  await victim.stop();
   return took;
 }
 
