@@ -67,6 +67,8 @@ export class RangeMember {
   #held: HashRanges = [];
   readonly #inFlight = new Map<symbol, bigint>();
   #wake: (() => void) | undefined;
+  /** A Lease changed since the step began: the next one runs without a pause. */
+  #woken = false;
 
   constructor(options: RangeMemberOptions) {
     this.#o = options;
@@ -108,7 +110,10 @@ export class RangeMember {
   async run(signal: AbortSignal): Promise<void> {
     const { ring, leaseNamespace, transport, clock, logger, retryPeriod } = this.#o;
     const leases = new LiveShards({ ring, leaseNamespace, transport, clock, logger });
-    const wake = (): void => this.#wake?.();
+    const wake = (): void => {
+      this.#woken = true;
+      this.#wake?.();
+    };
     leases.onChange({
       onAdd: wake,
       onDelete: wake,
@@ -118,15 +123,19 @@ export class RangeMember {
     });
     leases.start(signal);
     while (!signal.aborted) {
+      this.#woken = false;
+      let failed = false;
       try {
         await this.#step(signal);
       } catch (err) {
+        failed = true;
         if (!signal.aborted) logger.error('shard range update failed', { shard: this.#o.shard, err });
       }
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        void clock.sleep(retryPeriod, signal).then(resolve);
-      });
+      // A change seen during the step is stepped on at once; a failed step waits its period.
+      if (this.#woken && !failed) continue;
+      const pause = new AbortController();
+      this.#wake = () => pause.abort();
+      await clock.sleep(retryPeriod, AbortSignal.any([signal, pause.signal]));
       this.#wake = undefined;
     }
   }
