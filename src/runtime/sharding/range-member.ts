@@ -7,6 +7,7 @@ import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import { mergePatch } from '../client/patch.ts';
 import type { Clock } from '../clock/clock.ts';
+import { WakeablePause } from '../clock/wakeable-pause.ts';
 import type { Logger } from '../log/logger.ts';
 import { fnv1a64 } from './fnv1a64.ts';
 import {
@@ -66,9 +67,6 @@ export class RangeMember {
   /** What the informers select and the Lease publishes. */
   #held: HashRanges = [];
   readonly #inFlight = new Map<symbol, bigint>();
-  #wake: (() => void) | undefined;
-  /** A Lease changed since the step began: the next one runs without a pause. */
-  #woken = false;
 
   constructor(options: RangeMemberOptions) {
     this.#o = options;
@@ -110,10 +108,8 @@ export class RangeMember {
   async run(signal: AbortSignal): Promise<void> {
     const { ring, leaseNamespace, transport, clock, logger, retryPeriod } = this.#o;
     const leases = new LiveShards({ ring, leaseNamespace, transport, clock, logger });
-    const wake = (): void => {
-      this.#woken = true;
-      this.#wake?.();
-    };
+    const pause = new WakeablePause(clock);
+    const wake = (): void => pause.wake();
     leases.onChange({
       onAdd: wake,
       onDelete: wake,
@@ -123,20 +119,14 @@ export class RangeMember {
     });
     leases.start(signal);
     while (!signal.aborted) {
-      this.#woken = false;
-      let failed = false;
       try {
         await this.#step(signal);
       } catch (err) {
-        failed = true;
+        // A failed step waits its period, whatever changed meanwhile.
+        pause.clear();
         if (!signal.aborted) logger.error('shard range update failed', { shard: this.#o.shard, err });
       }
-      // A change seen during the step is stepped on at once; a failed step waits its period.
-      if (this.#woken && !failed) continue;
-      const pause = new AbortController();
-      this.#wake = () => pause.abort();
-      await clock.sleep(retryPeriod, AbortSignal.any([signal, pause.signal]));
-      this.#wake = undefined;
+      await pause.pause(retryPeriod, signal);
     }
   }
 

@@ -11,6 +11,7 @@ import { keyString, objectKey } from '../client/object-key.ts';
 import { mergePatch } from '../client/patch.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
+import { WakeablePause } from '../clock/wakeable-pause.ts';
 import type { Logger } from '../log/logger.ts';
 import { workqueueMetricsProviderFor } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
@@ -95,7 +96,8 @@ export class Sharder {
    */
   #followUp = false;
   #checking: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  /** Ends the pause between checks when a Lease changes, or skips it when one changed meanwhile. */
+  readonly #pause: WakeablePause;
 
   constructor(options: SharderOptions) {
     this.#o = options;
@@ -104,6 +106,7 @@ export class Sharder {
     this.#drainLabel = drainLabel(options.ring);
     this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
     this.#metadata = new ApiReader(options.transport, true);
+    this.#pause = new WakeablePause(options.clock);
     this.#queue = new Workqueue<string>({
       name: `sharder-${options.ring}`,
       clock: options.clock,
@@ -129,9 +132,9 @@ export class Sharder {
     });
     const leases = cache.informerFor<V1Lease>(LeaseKind);
     leases.addEventHandler({
-      onAdd: () => this.#wake?.(),
-      onUpdate: () => this.#wake?.(),
-      onDelete: () => this.#wake?.(),
+      onAdd: () => this.#pause.wake(),
+      onUpdate: () => this.#pause.wake(),
+      onDelete: () => this.#pause.wake(),
     });
     this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
     cache.start(signal);
@@ -182,12 +185,8 @@ export class Sharder {
       }
       // A shard's Lease expiring makes no event: the check is timed for it, not the next period.
       const expiry = membership.nextExpiryIn();
-      const pause = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        void clock.sleep(pause, signal).then(resolve);
-      });
-      this.#wake = undefined;
+      const wait = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
+      await this.#pause.pause(wait, signal);
     }
   }
 
