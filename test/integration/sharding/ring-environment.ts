@@ -8,9 +8,15 @@ export interface RingEnvironment {
   readonly client: Client;
 }
 
-/** Starts an API server with the Widget CRD, and creates the test's `namespace` on it. */
-export async function startRingEnvironment(namespace: string): Promise<RingEnvironment> {
-  const env = await startEnvironment({ crdPaths: [widgetsCrd] });
+/**
+ * Starts an API server with the Widget CRD (and `apiServerArgs`), and creates the test's
+ * `namespace` on it.
+ */
+export async function startRingEnvironment(
+  namespace: string,
+  apiServerArgs: readonly string[] = [],
+): Promise<RingEnvironment> {
+  const env = await startEnvironment({ crdPaths: [widgetsCrd], apiServerArgs });
   const client = newClient({ kubeConfig: env.kubeConfig });
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   return { env, client };
