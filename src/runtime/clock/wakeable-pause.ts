@@ -27,11 +27,19 @@ export class WakeablePause {
 
   /** Waits `ms`, or until woken or `signal` aborts; returns at once when woken since the last pause. */
   async pause(ms: number, signal: AbortSignal): Promise<void> {
-    if (!this.#woken) {
+    if (!this.#woken && !signal.aborted) {
+      // Not AbortSignal.any: a dependent signal aborted early stays on the heap (Node keeps it
+      // reachable from its source), and a loop's pause is ended by every change it watches.
       const pause = new AbortController();
+      const stop = (): void => pause.abort();
+      signal.addEventListener('abort', stop, { once: true });
       this.#pause = pause;
-      await this.#clock.sleep(ms, AbortSignal.any([signal, pause.signal]));
-      this.#pause = undefined;
+      try {
+        await this.#clock.sleep(ms, pause.signal);
+      } finally {
+        this.#pause = undefined;
+        signal.removeEventListener('abort', stop);
+      }
     }
     this.#woken = false;
   }
