@@ -114,13 +114,18 @@ export class RangeMember {
       onAdd: wake,
       onDelete: wake,
       onUpdate: (old, lease) => {
-        if (handsOrRangesChanged(old, lease)) wake();
+        // Its own ranges are what it published: only its own Lease changing hands matters.
+        const own = lease.metadata?.name === this.#o.shard;
+        if (own ? old.spec?.holderIdentity !== lease.spec?.holderIdentity : handsOrRangesChanged(old, lease))
+          wake();
       },
     });
     leases.start(signal);
     while (!signal.aborted) {
       try {
-        await this.#step(signal);
+        // Two shards that both withdrew a contested claim would otherwise retry in step, each
+        // woken by the other's withdrawal: the loser waits out its period instead.
+        if (await this.#step(signal)) pause.clear();
       } catch (err) {
         // A failed step waits its period, whatever changed meanwhile.
         pause.clear();
@@ -130,13 +135,15 @@ export class RangeMember {
     }
   }
 
-  async #step(signal: AbortSignal): Promise<void> {
+  /** One step toward this shard's equal range; true when a claim lost part of it to another shard. */
+  async #step(signal: AbortSignal): Promise<boolean> {
     const { target, others } = await this.#view(signal);
-    if (!target) return;
-    const keep = intersectRanges(this.#held, target);
-    if (!sameRanges(keep, this.#held)) await this.#giveUp(keep, signal);
+    // Not live (its Lease released or taken over): it reconciles nothing, whatever it held.
+    const keep = target ? intersectRanges(this.#held, target) : [];
+    if (!sameRanges(keep, this.#held) || !sameRanges(keep, this.#allowed)) await this.#giveUp(keep, signal);
+    if (!target) return false;
     const wanted = subtractRanges(subtractRanges(target, others), this.#held);
-    if (wanted.length > 0 && !signal.aborted) await this.#claim(wanted, signal);
+    return wanted.length > 0 && !signal.aborted && !(await this.#claim(wanted, signal));
   }
 
   /** Narrows to `keep`: no new reconcile outside it, the running ones return, then the informers and the Lease follow. */
@@ -150,19 +157,21 @@ export class RangeMember {
     await this.#publish(keep, signal);
   }
 
-  /** Publishes `wanted` as claimed, keeps what no other live shard published meanwhile, and takes it. */
-  async #claim(wanted: HashRanges, signal: AbortSignal): Promise<void> {
+  /** Publishes `wanted` as claimed, keeps what no other live shard published meanwhile, and takes it; false when it lost some. */
+  async #claim(wanted: HashRanges, signal: AbortSignal): Promise<boolean> {
     const claimed = unionRanges(this.#held, wanted);
     await this.#publish(claimed, signal);
     const { others } = await this.#view(signal);
     const won = subtractRanges(wanted, others);
     const held = unionRanges(this.#held, won);
-    if (!sameRanges(held, claimed)) await this.#publish(held, signal);
-    if (signal.aborted || sameRanges(held, this.#held)) return;
+    const lost = !sameRanges(held, claimed);
+    if (lost) await this.#publish(held, signal);
+    if (signal.aborted || sameRanges(held, this.#held)) return !lost;
     this.#o.logger.info('shard ranges', { shard: this.#o.shard, ranges: formatRanges(held) });
     this.#held = held;
     this.#allowed = held;
     this.#reshard();
+    return !lost;
   }
 
   /** This shard's equal range among the live ones, and the ranges the other live shards publish. */
