@@ -308,6 +308,7 @@ export class Manager {
       kinds: this.#rangeKinds,
       cache: this.cache,
       client: this.client,
+      transport: this.#transport,
       retryPeriod: this.#options.retryPeriod,
       clock: this.#options.clock,
       logger: this.logger.child({ component: 'shard-ranges' }),

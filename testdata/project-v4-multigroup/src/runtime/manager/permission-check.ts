@@ -3,6 +3,9 @@
 import type { V1SelfSubjectAccessReview } from '@kubernetes/client-node';
 import type { Transport } from '../client/transport.ts';
 
+/** How many SelfSubjectAccessReviews are in flight at once. */
+const REVIEWS_AT_ONCE = 3;
+
 /** One permission the manager needs, in the words of an RBAC rule. */
 export interface Permission {
   /** API group; '' for the core group. */
@@ -34,29 +37,37 @@ export async function checkPermissions(
   permissions: readonly Permission[],
 ): Promise<void> {
   const unique = [...new Map(permissions.map((p) => [permissionKey(p), p])).values()];
-  const answers = await Promise.all(
-    unique.map(async (p) => {
-      const review = await transport.request<V1SelfSubjectAccessReview>({
-        method: 'POST',
-        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SelfSubjectAccessReview',
-          spec: {
-            resourceAttributes: {
-              group: p.group,
-              resource: p.resource,
-              verb: p.verb,
-              ...(p.namespace ? { namespace: p.namespace } : {}),
-            },
-          },
-        },
-      });
-      return { permission: p, allowed: review.status?.allowed === true };
-    }),
-  );
-  const missing = answers.filter((a) => !a.allowed).map((a) => a.permission);
+  const allowed = new Map<Permission, boolean>();
+  const pending = [...unique];
+  // A few reviews at a time: each one at once would open a TLS connection of its own before the
+  // caches' first list, on the path to the first reconcile; these few are kept for the lists.
+  const worker = async (): Promise<void> => {
+    for (let p = pending.shift(); p; p = pending.shift()) allowed.set(p, await isAllowed(transport, p));
+  };
+  await Promise.all(Array.from({ length: Math.min(REVIEWS_AT_ONCE, unique.length) }, worker));
+  const missing = unique.filter((p) => allowed.get(p) !== true);
   if (missing.length > 0) throw new MissingPermissionsError(missing);
+}
+
+/** Asks whether the manager's identity holds `p`. */
+async function isAllowed(transport: Transport, p: Permission): Promise<boolean> {
+  const review = await transport.request<V1SelfSubjectAccessReview>({
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: {
+        resourceAttributes: {
+          group: p.group,
+          resource: p.resource,
+          verb: p.verb,
+          ...(p.namespace ? { namespace: p.namespace } : {}),
+        },
+      },
+    },
+  });
+  return review.status?.allowed === true;
 }
 
 function permissionKey(p: Permission): string {

@@ -4,10 +4,12 @@ import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
 import type { Cache } from '../cache/cache.ts';
 import type { ShardSelection } from '../cache/shard-selection.ts';
 import type { Client } from '../client/client.ts';
+import type { Transport } from '../client/transport.ts';
 import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import { mergePatch } from '../client/patch.ts';
 import type { Clock } from '../clock/clock.ts';
+import { WakeablePause } from '../clock/wakeable-pause.ts';
 import type { Logger } from '../log/logger.ts';
 import { fnv1a64 } from './fnv1a64.ts';
 import {
@@ -22,6 +24,7 @@ import {
   unionRanges,
   type HashRanges,
 } from './hash-ranges.ts';
+import { LiveShards } from './live-shards.ts';
 import { RING_LABEL } from './shard-labels.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -41,6 +44,8 @@ export interface RangeMemberOptions {
   readonly kinds: readonly Kind[];
   readonly cache: Cache;
   readonly client: Client;
+  /** What the ring's Leases are watched with, to step as soon as one changes hands or ranges. */
+  readonly transport: Transport;
   readonly retryPeriod: number;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -96,25 +101,51 @@ export class RangeMember {
     }
   }
 
-  /** Follows the ring's membership every retry period until `signal` aborts. */
+  /**
+   * Follows the ring's membership until `signal` aborts: every retry period, and at once when a
+   * Lease changes holder or ranges (a shard taken over, released or joining; a range given up), so
+   * that a freed range is taken a watch event after it is freed, not up to a period later. The
+   * step itself reads the Leases from the server; the watch only wakes it.
+   */
   async run(signal: AbortSignal): Promise<void> {
+    const { ring, leaseNamespace, transport, clock, logger, retryPeriod } = this.#o;
+    const leases = new LiveShards({ ring, leaseNamespace, transport, clock, logger });
+    const pause = new WakeablePause(clock);
+    const wake = (): void => pause.wake();
+    leases.onChange({
+      onAdd: wake,
+      onDelete: wake,
+      onUpdate: (old, lease) => {
+        // Its own ranges are what it published: only its own Lease changing hands matters.
+        const own = lease.metadata?.name === this.#o.shard;
+        if (own ? old.spec?.holderIdentity !== lease.spec?.holderIdentity : handsOrRangesChanged(old, lease))
+          wake();
+      },
+    });
+    leases.start(signal);
     while (!signal.aborted) {
       try {
-        await this.#step(signal);
+        // Two shards that both withdrew a contested claim would otherwise retry in step, each
+        // woken by the other's withdrawal: the loser waits out its period instead.
+        if (await this.#step(signal)) pause.clear();
       } catch (err) {
-        if (!signal.aborted) this.#o.logger.error('shard range update failed', { shard: this.#o.shard, err });
+        // A failed step waits its period, whatever changed meanwhile.
+        pause.clear();
+        if (!signal.aborted) logger.error('shard range update failed', { shard: this.#o.shard, err });
       }
-      await this.#o.clock.sleep(this.#o.retryPeriod, signal);
+      await pause.pause(retryPeriod, signal);
     }
   }
 
-  async #step(signal: AbortSignal): Promise<void> {
+  /** One step toward this shard's equal range; true when a claim lost part of it to another shard. */
+  async #step(signal: AbortSignal): Promise<boolean> {
     const { target, others } = await this.#view(signal);
-    if (!target) return;
-    const keep = intersectRanges(this.#held, target);
-    if (!sameRanges(keep, this.#held)) await this.#giveUp(keep, signal);
+    // Not live (its Lease released or taken over): it reconciles nothing, whatever it held.
+    const keep = target ? intersectRanges(this.#held, target) : [];
+    if (!sameRanges(keep, this.#held) || !sameRanges(keep, this.#allowed)) await this.#giveUp(keep, signal);
+    if (!target) return false;
     const wanted = subtractRanges(subtractRanges(target, others), this.#held);
-    if (wanted.length > 0 && !signal.aborted) await this.#claim(wanted, signal);
+    return wanted.length > 0 && !signal.aborted && !(await this.#claim(wanted, signal));
   }
 
   /** Narrows to `keep`: no new reconcile outside it, the running ones return, then the informers and the Lease follow. */
@@ -128,19 +159,21 @@ export class RangeMember {
     await this.#publish(keep, signal);
   }
 
-  /** Publishes `wanted` as claimed, keeps what no other live shard published meanwhile, and takes it. */
-  async #claim(wanted: HashRanges, signal: AbortSignal): Promise<void> {
+  /** Publishes `wanted` as claimed, keeps what no other live shard published meanwhile, and takes it; false when it lost some. */
+  async #claim(wanted: HashRanges, signal: AbortSignal): Promise<boolean> {
     const claimed = unionRanges(this.#held, wanted);
     await this.#publish(claimed, signal);
     const { others } = await this.#view(signal);
     const won = subtractRanges(wanted, others);
     const held = unionRanges(this.#held, won);
-    if (!sameRanges(held, claimed)) await this.#publish(held, signal);
-    if (signal.aborted || sameRanges(held, this.#held)) return;
+    const lost = !sameRanges(held, claimed);
+    if (lost) await this.#publish(held, signal);
+    if (signal.aborted || sameRanges(held, this.#held)) return !lost;
     this.#o.logger.info('shard ranges', { shard: this.#o.shard, ranges: formatRanges(held) });
     this.#held = held;
     this.#allowed = held;
     this.#reshard();
+    return !lost;
   }
 
   /** This shard's equal range among the live ones, and the ranges the other live shards publish. */
@@ -182,6 +215,14 @@ export class RangeMember {
       matches: (obj) => inRanges(ranges, this.hashOf(obj)),
     };
   }
+}
+
+/** Whether a Lease's update is one the ranges follow: a renewal alone is not. */
+function handsOrRangesChanged(old: V1Lease, lease: V1Lease): boolean {
+  return (
+    old.spec?.holderIdentity !== lease.spec?.holderIdentity ||
+    old.metadata?.annotations?.[RANGES_ANNOTATION] !== lease.metadata?.annotations?.[RANGES_ANNOTATION]
+  );
 }
 
 /** A live shard: its Lease held by the shard it is named for (not released, not taken over). */

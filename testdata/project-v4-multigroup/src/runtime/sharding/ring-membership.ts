@@ -54,6 +54,8 @@ interface Observation {
   /** Holder, renew time and duration: labels the sharder writes do not count as a renewal. */
   readonly record: string;
   readonly at: number;
+  /** The Lease's duration (ms): it expires here `at` plus this, unless renewed. */
+  readonly duration: number;
 }
 
 /**
@@ -109,6 +111,20 @@ export class RingMembership {
     for (const state of ['ready', 'expired', 'uncertain', 'dead', 'orphaned'] as const)
       metrics.ringShards.set({ ring, state }, counts.get(state) ?? 0);
     return available.sort();
+  }
+
+  /**
+   * Milliseconds until the soonest a shard seen renewing may be declared dead, so that the check
+   * runs then and not up to a retry period later; undefined when no such shard is waiting.
+   */
+  nextExpiryIn(): number | undefined {
+    const now = this.#o.clock.monotonic();
+    let soonest: number | undefined;
+    for (const seen of this.#seen.values()) {
+      const left = seen.at + seen.duration - now;
+      if (left > 0 && (soonest === undefined || left < soonest)) soonest = left;
+    }
+    return soonest;
   }
 
   /** Monotonic time `shard` was first seen dead; undefined for a live or unknown shard. */
@@ -232,10 +248,10 @@ export class RingMembership {
     const now = this.#o.clock.monotonic();
     const seen = this.#seen.get(name);
     if (seen?.record !== record) {
-      this.#seen.set(name, { record, at: now });
+      this.#seen.set(name, { record, at: now, duration: (spec?.leaseDurationSeconds ?? 15) * 1000 });
       return false;
     }
-    return now - seen.at >= (lease.spec?.leaseDurationSeconds ?? 15) * 1000;
+    return now - seen.at >= seen.duration;
   }
 
   /**

@@ -13,6 +13,7 @@ import { keyString, objectKey } from '../client/object-key.ts';
 import { mergePatch } from '../client/patch.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
+import { WakeablePause } from '../clock/wakeable-pause.ts';
 import type { Logger } from '../log/logger.ts';
 import { workqueueMetricsProviderFor } from '../workqueue/prometheus-workqueue-metrics-provider.ts';
 import { Workqueue } from '../workqueue/workqueue.ts';
@@ -55,6 +56,8 @@ interface Plan {
 
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
+/** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
+const EXPIRY_MARGIN_MS = 5;
 
 /**
  * Assigns each object of a ring's kinds to a shard, as the external project's sharder and webhook
@@ -95,7 +98,8 @@ export class Sharder {
    */
   #followUp = false;
   #checking: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  /** Ends the pause between checks when a Lease changes, or skips it when one changed meanwhile. */
+  readonly #pause: WakeablePause;
 
   constructor(options: SharderOptions) {
     this.#o = options;
@@ -104,6 +108,7 @@ export class Sharder {
     this.#drainLabel = drainLabel(options.ring);
     this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
     this.#metadata = new ApiReader(options.transport, true);
+    this.#pause = new WakeablePause(options.clock);
     this.#queue = new Workqueue<string>({
       name: `sharder-${options.ring}`,
       clock: options.clock,
@@ -129,9 +134,9 @@ export class Sharder {
     });
     const leases = cache.informerFor<V1Lease>(LeaseKind);
     leases.addEventHandler({
-      onAdd: () => this.#wake?.(),
-      onUpdate: () => this.#wake?.(),
-      onDelete: () => this.#wake?.(),
+      onAdd: () => this.#pause.wake(),
+      onUpdate: () => this.#pause.wake(),
+      onDelete: () => this.#pause.wake(),
     });
     this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
     cache.start(signal);
@@ -180,11 +185,10 @@ export class Sharder {
           this.#followUp = false;
         }
       }
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        void clock.sleep(retryPeriod, signal).then(resolve);
-      });
-      this.#wake = undefined;
+      // A shard's Lease expiring makes no event: the check is timed for it, not the next period.
+      const expiry = membership.nextExpiryIn();
+      const wait = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
+      await this.#pause.pause(wait, signal);
     }
   }
 
