@@ -274,7 +274,13 @@ const env = await startEnvironment({
 });
 const rows: string[] = [];
 const harness = new AbortController();
-let widgetLabels: SharedInformer;
+const widgetLabels = new SharedInformer({
+  kind: WidgetKind,
+  transport: transportFor(env.kubeConfig),
+  namespaces: [NAMESPACE],
+  metadataOnly: true,
+  logger: silentLogger,
+});
 try {
   const client = newClient({ kubeConfig: env.kubeConfig });
   for (const name of [NAMESPACE, EMPTY_NAMESPACE])
@@ -291,13 +297,6 @@ try {
         });
     }),
   );
-  widgetLabels = new SharedInformer({
-    kind: WidgetKind,
-    transport: transportFor(env.kubeConfig),
-    namespaces: [NAMESPACE],
-    metadataOnly: true,
-    logger: silentLogger,
-  });
   widgetLabels.start(harness.signal);
   await widgetLabels.waitForSync();
   let singletonCache = 0;
