@@ -116,10 +116,7 @@ export class RangeMember {
       onAdd: wake,
       onDelete: wake,
       onUpdate: (old, lease) => {
-        // Its own ranges are what it published: only its own Lease changing hands matters.
-        const own = lease.metadata?.name === this.#o.shard;
-        if (own ? old.spec?.holderIdentity !== lease.spec?.holderIdentity : handsOrRangesChanged(old, lease))
-          wake();
+        if (changesRanges(old, lease, this.#o.shard)) wake();
       },
     });
     leases.start(signal);
@@ -142,7 +139,7 @@ export class RangeMember {
     const { target, others } = await this.#view(signal);
     // Not live (its Lease released or taken over): it reconciles nothing, whatever it held.
     const keep = target ? intersectRanges(this.#held, target) : [];
-    if (!sameRanges(keep, this.#held) || !sameRanges(keep, this.#allowed)) await this.#giveUp(keep, signal);
+    if (!sameRanges(keep, this.#held)) await this.#giveUp(keep, signal);
     if (!target) return false;
     const wanted = subtractRanges(subtractRanges(target, others), this.#held);
     return wanted.length > 0 && !signal.aborted && !(await this.#claim(wanted, signal));
@@ -217,12 +214,14 @@ export class RangeMember {
   }
 }
 
-/** Whether a Lease's update is one the ranges follow: a renewal alone is not. */
-function handsOrRangesChanged(old: V1Lease, lease: V1Lease): boolean {
-  return (
-    old.spec?.holderIdentity !== lease.spec?.holderIdentity ||
-    old.metadata?.annotations?.[RANGES_ANNOTATION] !== lease.metadata?.annotations?.[RANGES_ANNOTATION]
-  );
+/**
+ * Whether a Lease's update is one shard `self`'s ranges follow: a change of holder, or of another
+ * shard's published ranges (its own are what it published). A renewal alone is not.
+ */
+function changesRanges(old: V1Lease, lease: V1Lease, self: string): boolean {
+  if (old.spec?.holderIdentity !== lease.spec?.holderIdentity) return true;
+  const ranges = (l: V1Lease): string | undefined => l.metadata?.annotations?.[RANGES_ANNOTATION];
+  return lease.metadata?.name !== self && ranges(old) !== ranges(lease);
 }
 
 /** A live shard: its Lease held by the shard it is named for (not released, not taken over). */
