@@ -174,6 +174,9 @@ export class Sharder {
       await this.#checkRing(membership);
       const ring = this.#ring;
       if (clock.monotonic() >= this.#resyncAt) {
+        // A sooner resync asked for while this one runs (a drained object assigned, whose
+        // controlled objects must follow) lowers this, and is kept below.
+        this.#resyncAt = Number.POSITIVE_INFINITY;
         const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
           if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
           return false;
@@ -181,7 +184,8 @@ export class Sharder {
         // A ring changed meanwhile is resynced at once.
         if (this.#ring === ring) {
           const next = settled ? resyncPeriod : RESYNC_DEBOUNCE_MS;
-          this.#resyncAt = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
+          const due = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
+          this.#resyncAt = Math.min(this.#resyncAt, due);
           this.#followUp = false;
         }
       }
