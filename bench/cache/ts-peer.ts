@@ -1,7 +1,7 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { GCProfiler } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { newCache } from '../../src/runtime/cache/cache.ts';
+import { loadRestConfig } from '../../src/runtime/config/load-rest-config.ts';
 import { ConfigMapKind } from '../../src/runtime/client/kinds.ts';
 import { requestKey } from '../../src/runtime/reconcile/request.ts';
 import { LOW_PRIORITY } from '../../src/runtime/workqueue/add-options.ts';
@@ -24,8 +24,9 @@ const heapAfterGc = (): number => {
   return process.memoryUsage().heapUsed;
 };
 
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromFile(values.kubeconfig);
+// The runtime's own kubeconfig loader, as a generated project's manager uses: the process's RSS
+// then holds what an operator holds, not client-node's generated API.
+const kubeConfig = loadRestConfig({ kubeconfig: values.kubeconfig });
 const before = heapAfterGc();
 const rssBefore = residentBytes('VmRSS');
 const profiler = new GCProfiler();

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
+import { COMPILE_CACHE_PRELOAD } from '../support/compile-cache-preload.ts';
 import type { Contender } from './contender.ts';
-
-/** The preload a generated project's `npm start` uses (`tsoperator/compile-cache`). */
-export const COMPILE_CACHE_PRELOAD = new URL('../../bin/compile-cache.js', import.meta.url).href;
 
 /**
  * The contenders, with the same concurrency and the same client rate limits: none (the
