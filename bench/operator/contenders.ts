@@ -12,6 +12,7 @@ import type { Contender } from './contender.ts';
 export function contenders(
   here: string,
   goBinary: string,
+  operatorBundle: string,
   concurrency: number,
   nodeFlags: readonly string[] = [],
 ): Contender[] {
@@ -50,7 +51,14 @@ export function contenders(
       runsUntilStopped: true,
     },
     {
+      // As the image runs it: the bundle `npm run bundle` makes (run.ts builds it first).
       name: 'tsoperator',
+      command: process.execPath,
+      args: () => [...process.execArgv, ...nodeFlags, operatorBundle, '--concurrency', workers],
+      runsUntilStopped: true,
+    },
+    {
+      name: 'tsoperator-npm-start',
       command: process.execPath,
       args: node('webapp-operator.ts', () => []),
       runsUntilStopped: true,

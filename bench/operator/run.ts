@@ -7,6 +7,7 @@ import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { transportFor } from '../../src/runtime/client/transport.ts';
 import { goPeer } from '../support/go-peer.ts';
+import { bundleOperator } from '../support/operator-bundle.ts';
 import { contenders } from './contenders.ts';
 import { resultsTable } from './results-table.ts';
 import { runContender, type ContenderRun } from './run-contender.ts';
@@ -34,9 +35,21 @@ const { values } = parseArgs({
 const count = Number(values.webapps);
 const only = values.only?.split(',');
 const nodeFlags = values['node-flags'].split(' ').filter(Boolean);
+// Inside the checkout, so that the bundle's packages resolve from its node_modules.
+const operatorBundle = join(
+  here,
+  '..',
+  '..',
+  'node_modules',
+  '.cache',
+  'bench-operator',
+  'webapp-operator.mjs',
+);
+await bundleOperator(join(here, 'ts', 'webapp-operator.ts'), operatorBundle);
 const chosen = contenders(
   here,
   goPeer(join(here, 'go'), 'operator'),
+  operatorBundle,
   Number(values.concurrency),
   nodeFlags,
 ).filter((c) => !only || only.includes(c.name));

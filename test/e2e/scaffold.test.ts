@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -84,9 +84,12 @@ describe('a scaffolded project builds, lints and tests green', () => {
     await installTsoperator(project, tarball);
   });
 
-  it('npm run build', async () => {
+  it('npm run build: one bundled file, what the image runs, which imports nothing of client-node', async () => {
     await run('npm', ['run', 'build']);
-    assert.ok(existsSync(join(project, 'dist', 'main.js')));
+    assert.deepEqual((await readdir(join(project, 'dist'))).sort(), ['main.js', 'main.js.map']);
+    const bundle = await readFile(join(project, 'dist', 'main.js'), 'utf8');
+    assert.doesNotMatch(bundle, /from ["']@kubernetes\/client-node/);
+    assert.doesNotMatch(bundle, /from ["']\.\.?\//, 'every module of src/ is in the bundle');
   });
 
   it('npm run lint', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
@@ -82,9 +82,9 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
     await installTsoperator(project, tarball);
   });
 
-  it('npm run build', async () => {
+  it('npm run build: the webhooks are in the bundle', async () => {
     await run('npm', ['run', 'build']);
-    assert.ok(existsSync(join(project, 'dist', 'webhooks', 'v1', 'webapp.webhook.js')));
+    assert.match(await readFile(join(project, 'dist', 'main.js'), 'utf8'), /setupWebAppV1Webhooks/);
   });
 
   it('npm run lint', async () => {

@@ -68,6 +68,7 @@ test('init writes the project, with the PROJECT model and the runtime under a ge
     assert.equal(pkg.author, 'Example Org');
     for (const script of [
       'build',
+      'bundle',
       'start',
       'test',
       'lint',
@@ -287,19 +288,20 @@ test('npm run build and npm test regenerate the manifests first, and CI checks t
   });
 });
 
-test('the installer and the chart are written where a compile cannot delete them and git keeps them', async () => {
+test('the installer and the chart are written where a build cannot delete them and git keeps them', async () => {
   await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
     const files = await snapshotFolder(dir);
-    const build = JSON.parse(files.get('tsconfig.build.json') ?? '') as {
-      compilerOptions: { outDir: string };
-    };
+    const { scripts } = JSON.parse(files.get('package.json') ?? '') as { scripts: Record<string, string> };
+    const outfile = /--outfile=(\S+)/.exec(scripts['bundle'] ?? '')?.[1] ?? '';
+    const buildOutput = `${outfile.split('/')[0] ?? ''}/`;
+    assert.equal(buildOutput, 'dist/');
     const ignored = (files.get('.gitignore') ?? '')
       .split('\n')
       .filter((line) => line && !line.startsWith('#'));
     for (const path of [INSTALLER_PATH, CHART_DIR]) {
       const folder = `${path.split('/')[0] ?? ''}/`;
-      assert.notEqual(folder, `${build.compilerOptions.outDir}/`, `${path} is outside the compiler's output`);
+      assert.notEqual(folder, buildOutput, `${path} is outside the build's output`);
       assert.ok(!ignored.includes(folder), `${path} is not git-ignored`);
     }
     assert.match(
