@@ -18,6 +18,7 @@ interface Row {
   readonly seconds: number;
   readonly firstWriteSeconds: number;
   readonly peakRssMiB: number;
+  readonly peakAnonymousRssMiB: number;
   readonly peakHeapMiB: number;
   readonly cpuSeconds: number;
   readonly controlPlaneCpuSeconds: number;
@@ -32,6 +33,7 @@ function rowOf(name: string, runs: readonly ContenderRun[]): Row {
     seconds: median(mine.map((r) => r.seconds)),
     firstWriteSeconds: median(mine.map((r) => r.firstWriteSeconds)),
     peakRssMiB: median(mine.map((r) => r.peakRssBytes)) / 2 ** 20,
+    peakAnonymousRssMiB: median(mine.map((r) => r.peakAnonymousRssBytes)) / 2 ** 20,
     peakHeapMiB: median(mine.map((r) => r.peakHeapBytes)) / 2 ** 20,
     cpuSeconds: median(mine.map((r) => r.cpuSeconds)),
     controlPlaneCpuSeconds: median(mine.map((r) => r.controlPlaneCpuSeconds)),
@@ -51,6 +53,7 @@ function peerRatios(ours: Row | undefined, peer: Row | undefined): string {
     ['first write', (r) => r.firstWriteSeconds],
     ['CPU', (r) => r.cpuSeconds],
     ['peak RSS', (r) => r.peakRssMiB],
+    ['peak anonymous RSS', (r) => r.peakAnonymousRssMiB],
     ['peak heap', (r) => r.peakHeapMiB],
   ];
   return measures.map(([name, of]) => `${name} ${ratio(ours, peer, of)}`).join(', ');
@@ -65,12 +68,12 @@ export function resultsTable(runs: readonly ContenderRun[], webApps: number): st
   const find = (name: string): Row | undefined => rows.find((r) => r.name === name);
   const raw = rows.filter((r) => r.name.startsWith('raw-loop')).sort((a, b) => a.seconds - b.seconds)[0];
   const lines = [
-    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | API server + etcd CPU | peak RSS | peak heap | writes | conflicts |`,
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| contender | ${webApps} WebApps converged | first write | WebApps/s | CPU | API server + etcd CPU | peak RSS | peak anonymous RSS | peak heap | writes | conflicts |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
         `| ${r.name} | ${r.seconds.toFixed(2)} s | ${r.firstWriteSeconds.toFixed(2)} s | ` +
-        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.controlPlaneCpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.peakHeapMiB.toFixed(0)} MiB | ${r.writes} | ${r.conflicts} |`,
+        `${(webApps / r.seconds).toFixed(0)} | ${r.cpuSeconds.toFixed(2)} s | ${r.controlPlaneCpuSeconds.toFixed(2)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.peakAnonymousRssMiB.toFixed(0)} MiB | ${r.peakHeapMiB.toFixed(0)} MiB | ${r.writes} | ${r.conflicts} |`,
     ),
     '',
     `tsoperator / controller-runtime: ${peerRatios(find('tsoperator'), find('controller-runtime'))}; ` +

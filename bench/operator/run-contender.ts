@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiServerRequests, requestsBetween, type RequestCounts } from './api-server-requests.ts';
-import { peakRss } from '../support/peak-rss.ts';
+import { anonymousRss, peakRss } from '../support/peak-rss.ts';
 import { processCpuSeconds } from '../support/process-cpu.ts';
 import type { Contender } from './contender.ts';
 import { watchConvergence } from './convergence-watch.ts';
@@ -20,6 +20,8 @@ export interface ContenderRun {
   readonly firstWriteSeconds: number;
   /** Peak resident set of its process (sampled every 100 ms for a process that exits by itself). */
   readonly peakRssBytes: number;
+  /** Peak of its anonymous resident memory (RssAnon), sampled every 100 ms. */
+  readonly peakAnonymousRssBytes: number;
   /** Peak heap in use as its runtime counts it: V8's heapUsed, Go's HeapAlloc (0 if unreported). */
   readonly peakHeapBytes: number;
   readonly cpuSeconds: number;
@@ -65,7 +67,7 @@ export async function runContender(
   });
   const stderr = tail(child);
   const pid = child.pid ?? 0;
-  let sample = { rss: 0, cpu: 0 };
+  let sample: Sample = { rss: 0, anon: 0, cpu: 0 };
   const sampler = setInterval(() => (sample = measure(pid, sample)), SAMPLE_MS);
   const failed = failure(child, contender, stderr);
   let deadline: NodeJS.Timeout | undefined;
@@ -87,6 +89,7 @@ export async function runContender(
       seconds: (done.convergedAt - start) / 1000,
       firstWriteSeconds: (done.firstChildAt - start) / 1000,
       peakRssBytes: sample.rss,
+      peakAnonymousRssBytes: sample.anon,
       peakHeapBytes: reportedHeap(heapFile),
       cpuSeconds: sample.cpu,
       controlPlaneCpuSeconds,
@@ -110,8 +113,19 @@ function reportedHeap(file: string): number {
   }
 }
 
-function measure(pid: number, last: { rss: number; cpu: number }): { rss: number; cpu: number } {
-  return { rss: peakRss(pid) ?? last.rss, cpu: processCpuSeconds(pid) ?? last.cpu };
+/** What the sampler keeps of the contender's process: peaks and its CPU so far. */
+interface Sample {
+  readonly rss: number;
+  readonly anon: number;
+  readonly cpu: number;
+}
+
+function measure(pid: number, last: Sample): Sample {
+  return {
+    rss: peakRss(pid) ?? last.rss,
+    anon: Math.max(last.anon, anonymousRss(pid) ?? 0),
+    cpu: processCpuSeconds(pid) ?? last.cpu,
+  };
 }
 
 function cpuOf(pids: readonly number[]): number {

@@ -86,7 +86,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     );
     console.error(
       `round ${round}: ${run.name} ${run.seconds.toFixed(2)} s, ` +
-        `${(run.peakRssBytes / 2 ** 20).toFixed(0)} MiB, ${run.cpuSeconds.toFixed(2)} CPU-s, control plane ${run.controlPlaneCpuSeconds.toFixed(2)} CPU-s, ` +
+        `${(run.peakRssBytes / 2 ** 20).toFixed(0)} MiB (anonymous ${(run.peakAnonymousRssBytes / 2 ** 20).toFixed(0)} MiB), ${run.cpuSeconds.toFixed(2)} CPU-s, control plane ${run.controlPlaneCpuSeconds.toFixed(2)} CPU-s, ` +
         [...run.requests].map(([key, n]) => `${key}: ${n}`).join(', '),
     );
     runs.push(run);

@@ -6,14 +6,28 @@ import { readFileSync } from 'node:fs';
  * process doing the work. Undefined once the process has exited.
  */
 export function peakRss(pid: number): number | undefined {
-  const own = vmHwm(pid);
-  if (own === undefined) return undefined;
-  return Math.max(own, ...childrenOf(pid).map((child) => peakRss(child) ?? 0));
+  return largestOfTree(pid, 'VmHWM');
 }
 
-function vmHwm(pid: number): number | undefined {
+/**
+ * The anonymous part of the resident set now (RssAnon) in bytes, of the process or the largest of
+ * its descendants: the memory a container's limit cannot reclaim, where the pages of the program's
+ * own files (RssFile) can be dropped and read again. The kernel keeps no peak of it, so callers
+ * sample it. Undefined once the process has exited.
+ */
+export function anonymousRss(pid: number): number | undefined {
+  return largestOfTree(pid, 'RssAnon');
+}
+
+function largestOfTree(pid: number, field: 'VmHWM' | 'RssAnon'): number | undefined {
+  const own = statusField(pid, field);
+  if (own === undefined) return undefined;
+  return Math.max(own, ...childrenOf(pid).map((child) => largestOfTree(child, field) ?? 0));
+}
+
+function statusField(pid: number, field: string): number | undefined {
   const status = readOrUndefined(`/proc/${pid}/status`);
-  const kib = status?.match(/^VmHWM:\s+(\d+) kB$/m)?.[1];
+  const kib = status?.match(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm'))?.[1];
   return kib === undefined ? undefined : Number(kib) * 1024;
 }
 
