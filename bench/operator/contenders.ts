@@ -51,7 +51,7 @@ export function contenders(
       runsUntilStopped: true,
     },
     {
-      // As the image runs it: the bundle `npm run bundle` makes (run.ts builds it first).
+      // As the image runs it: the bundle `npm run build:dist` makes (run.ts builds it first).
       name: 'tsoperator',
       command: process.execPath,
       args: () => [...process.execArgv, ...nodeFlags, operatorBundle, '--concurrency', workers],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
+import { contextSources, inBuildContext } from '../support/docker-build-context.ts';
 import { snapshotFolder } from '../support/folder-snapshot.ts';
 import { repoRoot, runTsoperatorSource } from '../support/cli.ts';
 import { validateBundle } from '../support/bundle-validator.ts';
@@ -154,6 +155,17 @@ describe('tsoperator generate bundle', () => {
     const dockerfile = await readFile(join(project, 'bundle.Dockerfile'), 'utf8');
     for (const [key, value] of Object.entries(annotations))
       assert.ok(dockerfile.includes(`LABEL ${key}=${value}\n`), key);
+  });
+
+  it("bundle.Dockerfile copies only what the project's .dockerignore lets into the build context", async () => {
+    const dockerfile = await readFile(join(project, 'bundle.Dockerfile'), 'utf8');
+    const dockerignore = await readFile(join(project, '.dockerignore'), 'utf8');
+    const sources = contextSources(dockerfile);
+    assert.deepEqual(sources, ['bundle/manifests', 'bundle/metadata']);
+    for (const source of sources) {
+      assert.ok(inBuildContext(dockerignore, source), `${source} is in the context`);
+      assert.ok((await readdir(join(project, source))).length > 0, `${source} has files`);
+    }
   });
 
   it('builds the CSV from config/: deployment, permissions, owned CRDs, webhooks, examples', async () => {

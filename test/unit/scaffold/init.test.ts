@@ -11,6 +11,7 @@ import { projectNameFromFolder } from '../../../src/project/project-name.ts';
 import { GENERATED_STATE_FILE, contentHash } from '../../../src/scaffold/generated-state.ts';
 import { planInit } from '../../../src/scaffold/init/plan-init.ts';
 import { scaffoldApi } from '../../../src/scaffold/api/scaffold-api.ts';
+import { contextSources, inBuildContext } from '../../support/docker-build-context.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { createApi, inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
@@ -68,7 +69,7 @@ test('init writes the project, with the PROJECT model and the runtime under a ge
     assert.equal(pkg.author, 'Example Org');
     for (const script of [
       'build',
-      'bundle',
+      'build:dist',
       'start',
       'test',
       'lint',
@@ -278,8 +279,11 @@ test('npm run build and npm test regenerate the manifests first, and CI checks t
     const pkg = JSON.parse(files.get('package.json') ?? '') as { scripts: Record<string, string> };
     assert.equal(pkg.scripts['prebuild'], 'tsoperator manifests');
     assert.equal(pkg.scripts['pretest'], 'tsoperator manifests');
-    // The image's build context has no PROJECT or config/ to regenerate from.
-    assert.doesNotMatch(files.get('Dockerfile') ?? '', /^RUN .*npm run build/m);
+    // The image's build context has no PROJECT or config/ to regenerate from: it runs build:dist,
+    // which has no prebuild, not build.
+    assert.doesNotMatch(files.get('Dockerfile') ?? '', /^RUN .*npm run build(?![:\w])/m);
+    assert.match(files.get('Dockerfile') ?? '', /^RUN .*npm run build:dist/m);
+    assert.equal(pkg.scripts['prebuild:dist'], undefined);
     const steps = (files.get('.github/workflows/ci.yaml') ?? '').split('\n');
     const step = (run: string): number => steps.findIndex((line) => line.trim() === `- run: ${run}`);
     assert.ok(step('npx tsoperator manifests --check') > 0);
@@ -288,12 +292,38 @@ test('npm run build and npm test regenerate the manifests first, and CI checks t
   });
 });
 
+test("the image build's context holds what the Dockerfile copies, and not node_modules, dist/ or tests", async () => {
+  await inEmptyProjectFolder(async (dir) => {
+    await initProject(dir);
+    const files = await snapshotFolder(dir);
+    const dockerignore = files.get('.dockerignore') ?? '';
+    const sources = contextSources(files.get('Dockerfile') ?? '');
+    assert.deepEqual(sources, [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'src/',
+    ]);
+    for (const source of sources)
+      assert.ok(inBuildContext(dockerignore, source), `${source} is in the context`);
+    assert.ok(inBuildContext(dockerignore, 'src/controllers/webapp.controller.ts'));
+    for (const left of [
+      'node_modules/prom-client/index.js',
+      'dist/main.js',
+      'test/e2e/x.e2e.ts',
+      '.git/HEAD',
+    ])
+      assert.ok(!inBuildContext(dockerignore, left), `${left} is left out of the context`);
+  });
+});
+
 test('the installer and the chart are written where a build cannot delete them and git keeps them', async () => {
   await inEmptyProjectFolder(async (dir) => {
     await initProject(dir);
     const files = await snapshotFolder(dir);
     const { scripts } = JSON.parse(files.get('package.json') ?? '') as { scripts: Record<string, string> };
-    const outfile = /--outfile=(\S+)/.exec(scripts['bundle'] ?? '')?.[1] ?? '';
+    const outfile = /--outfile=(\S+)/.exec(scripts['build:dist'] ?? '')?.[1] ?? '';
     const buildOutput = `${outfile.split('/')[0] ?? ''}/`;
     assert.equal(buildOutput, 'dist/');
     const ignored = (files.get('.gitignore') ?? '')
