@@ -17,23 +17,27 @@ const KINDS: readonly Kind[] = [WebAppKind, DeploymentKind, ServiceKind];
  * stopped are removed, as no one is left to run them.
  */
 export async function deleteWorkload(transport: Transport, client: Client, namespace: string): Promise<void> {
-  for (const kind of KINDS) {
-    // A collection of 10,000 takes the API server past its own 60 s deadline: it answers 504 and
-    // goes on deleting, which the wait below sees through.
-    await transport
-      .request({ method: 'DELETE', path: resourcePath(kind, namespace) })
-      .catch((err: unknown) => {
-        if (!(err instanceof ApiError && err.code === 504)) throw err;
-      });
-  }
+  for (const kind of KINDS) await deleteCollection(transport, kind, namespace);
   for (const app of await client.listAll(WebAppKind, { namespace })) {
     if (!app.metadata?.finalizers?.length) continue;
     const named = { ...app, apiVersion: WebAppKind.apiVersion, kind: WebAppKind.kind };
     await client.patch(named, mergePatch({ metadata: { finalizers: null } }));
   }
   for (const kind of KINDS) {
-    while ((await client.list(kind, { namespace, limit: 1 })).items.length > 0) {
+    for (let polls = 1; (await client.list(kind, { namespace, limit: 1 })).items.length > 0; polls++) {
+      // A collection of 10,000 takes the API server past its own 60 s deadline: it answers 504,
+      // and may stop with thousands left (seen with 10,000 Services), so it is asked again.
+      if (polls % REDELETE_POLLS === 0) await deleteCollection(transport, kind, namespace);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/** Polls of a kind still not empty before its collection is deleted again: 10 s. */
+const REDELETE_POLLS = 50;
+
+async function deleteCollection(transport: Transport, kind: Kind, namespace: string): Promise<void> {
+  await transport.request({ method: 'DELETE', path: resourcePath(kind, namespace) }).catch((err: unknown) => {
+    if (!(err instanceof ApiError && err.code === 504)) throw err;
+  });
 }
