@@ -6,8 +6,9 @@ import type { Contender } from './contender.ts';
  * The contenders, with the same concurrency and the same client rate limits: none (the
  * TypeScript client has no client-side limiter; the Go side runs with QPS -1, which turns
  * client-go's off). To benchmark a generated project instead of bench/operator/ts, replace the
- * `tsoperator` entry's command with `{ command: 'npm', args: () => ['start'], cwd: projectDir }`
- * (its controller must then run with the same `maxConcurrentReconciles`; the default is 1).
+ * `tsoperator` entry's args with `() => ['dist/main.js']` and a `cwd: projectDir` where
+ * `npm run build` has run (its controller must then run with the same `maxConcurrentReconciles`;
+ * the default is 1).
  */
 export function contenders(
   here: string,
