@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
@@ -123,6 +124,25 @@ describe('read-your-writes on a real API server', () => {
       undefined,
       'gone once released',
     );
+  });
+
+  it("leaves no listener on the caller's signal after writes and the reads that waited for them", async () => {
+    const ns = await namespace();
+    const { cache, client } = await reading(env.kubeConfig, { namespaces: [ns] }, 30_000);
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    // What a reconcile's signal sees: many requests and reads over its life.
+    const reconcile = new AbortController();
+    const { signal } = reconcile;
+    for (let i = 0; i < 20; i++) {
+      const written = await client.create(configMap(ns, `cm-${i}`, { round: '0' }), { signal });
+      await client.update({ ...written, data: { round: '1' } }, { signal });
+      const read = await client.get(ConfigMapKind, { namespace: ns, name: `cm-${i}` }, { signal });
+      assert.equal(read?.data?.['round'], '1', 'the read waited for the write');
+    }
+    assert.equal((await client.list(ConfigMapKind, { namespace: ns, signal })).items.length, 20);
+    assert.equal(getEventListeners(signal, 'abort').length, 0);
   });
 
   it('lists the latest state first for a kind the client wrote before its informer existed, else the watch cache', async () => {

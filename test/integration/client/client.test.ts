@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
@@ -22,7 +23,9 @@ import {
   mergePatchFrom,
   strategicMergePatch,
 } from '../../../src/runtime/client/patch.ts';
+import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { retryOnConflict } from '../../../src/runtime/client/retry-on-conflict.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
 
 interface Widget extends KubernetesObject {
   spec?: { size?: number; tags?: string[] };
@@ -257,5 +260,31 @@ describe('Client against a real API server', () => {
     });
     assert.equal(attempts, 2);
     assert.equal((await client.get(ConfigMapKind, key))?.data?.['n'], '11');
+  });
+
+  it("ends a stream when its caller's signal aborts after the answer began, and leaves no listener", async () => {
+    const transport = transportFor(env.kubeConfig);
+    const watching = new AbortController();
+    const path = `${resourcePath(ConfigMapKind, ns)}?watch=true&timeoutSeconds=300`;
+    const res = await transport.stream(path, watching.signal);
+    assert.equal(res.statusCode, 200);
+    // An aborted answer ends with an 'aborted' error, as the informers' readers see it.
+    res.on('error', () => undefined);
+    const closed = new Promise((resolve) => res.once('close', resolve));
+    watching.abort();
+    await closed;
+    assert.equal(res.destroyed, true, 'the watch is closed at once, not when the server ends it');
+    assert.equal(getEventListeners(watching.signal, 'abort').length, 0);
+
+    const lasting = new AbortController();
+    const second = await transport.stream(path, lasting.signal);
+    const ended = new Promise((resolve) => second.once('close', resolve));
+    second.destroy();
+    await ended;
+    assert.equal(
+      getEventListeners(lasting.signal, 'abort').length,
+      0,
+      'a stream ended by its reader is unhooked too',
+    );
   });
 });
