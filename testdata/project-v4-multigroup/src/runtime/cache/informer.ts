@@ -7,6 +7,7 @@ import { matchesFields, parseFieldSelector, type FieldRequirement } from './fiel
 import { keyString, objectKey } from '../client/object-key.ts';
 import type { Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
+import { linkedSignal } from '../clock/linked-signal.ts';
 import type { Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
@@ -239,8 +240,15 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     const settled = (): boolean =>
       'key' in read ? this.#writes.settle(read.key, this.#view) : this.#writes.settleAll(this.#view, read);
     if (settled()) return Promise.resolve(true);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    return this.#until(settled, signal ? AbortSignal.any([signal, timeout]) : timeout);
+    // Cleared and unhooked once settled: this runs for reads after the client's own writes. The
+    // timer is unref'd, as AbortSignal.timeout's: a pending read does not hold the process.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs).unref();
+    const linked = signal ? linkedSignal([signal, timeout.signal]) : undefined;
+    return this.#until(settled, linked?.signal ?? timeout.signal).finally(() => {
+      clearTimeout(timer);
+      linked?.release();
+    });
   }
 
   /**

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { SharedInformer } from '../cache/informer.ts';
+import { linkedSignal } from '../clock/linked-signal.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
 import type { Handler } from '../handler/handler.ts';
 import { errorMessage } from '../log/error-message.ts';
@@ -192,7 +193,9 @@ export class Controller {
       name: request.name,
       reconcileID: randomUUID(),
     });
-    const signal = reconcileSignal(abortReconciles);
+    // A signal of the reconcile's own (its context, to which its logger is bound), unhooked from
+    // the controller's once the reconcile has returned.
+    const signal = linkedSignal([abortReconciles]);
     withReconcileLogger(signal.signal, logger);
     const started = this.#options.clock.monotonic();
     let outcome: ReconcileOutcome;
@@ -264,21 +267,6 @@ export class Controller {
 function isBackground<T extends KubernetesObject>(event: ObjectEvent<T>): boolean {
   if (event.type === 'create') return event.isInInitialList;
   return event.type === 'update' && event.oldObject === event.object;
-}
-
-/**
- * A signal of one reconcile's own, aborted with `parent`: the reconcile's context, to which its
- * logger is bound. `release` unhooks it from `parent` once the reconcile has returned.
- */
-function reconcileSignal(parent: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const own = new AbortController();
-  if (parent.aborted) {
-    own.abort(parent.reason);
-    return { signal: own.signal, release: () => undefined };
-  }
-  const onAbort = (): void => own.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { signal: own.signal, release: () => parent.removeEventListener('abort', onAbort) };
 }
 
 /** JavaScript's panics: errors that mean the code is wrong, not that the world is. */

@@ -12,6 +12,7 @@ import { restConfigOf, type RestConfigSource } from '../config/rest-config-sourc
 import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
+import { linkedSignal } from '../clock/linked-signal.ts';
 import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
@@ -135,23 +136,27 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   };
 
   /**
-   * Runs `work` with a signal that also aborts after `requestTimeoutMs`, and turns that abort into
-   * a RequestTimeoutError; the caller's own abort stays what it is.
+   * Runs `work` with a signal aborted by the caller's and, until `work` is done, after
+   * `requestTimeoutMs`, an abort turned into a RequestTimeoutError (the caller's own abort stays
+   * what it is). The caller's abort goes on reaching the signal until `release`: a streamed answer
+   * is read after `work` returns, and the caller stops it by aborting.
    */
   const withinTimeout = async <T>(
     what: string,
     callerSignal: AbortSignal | undefined,
     work: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> => {
+  ): Promise<{ value: T; release: () => void }> => {
     const expiry = clockTimeout(
       o.clock,
       o.requestTimeoutMs,
       () => new RequestTimeoutError(what, o.requestTimeoutMs),
     );
-    const signal = callerSignal ? AbortSignal.any([callerSignal, expiry.signal]) : expiry.signal;
+    const linked = callerSignal ? linkedSignal([callerSignal, expiry.signal]) : undefined;
+    const release = (): void => linked?.release();
     try {
-      return await work(signal);
+      return { value: await work(linked?.signal ?? expiry.signal), release };
     } catch (err) {
+      release();
       if (expiry.signal.aborted && !callerSignal?.aborted) throw expiry.signal.reason as Error;
       throw err;
     } finally {
@@ -160,16 +165,23 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   };
 
   /** One attempt, answer read whole, within `requestTimeoutMs`. */
-  const exchange = (
+  const exchange = async (
     req: RestRequest,
     headers: OutgoingHttpHeaders,
     body: string | undefined,
-  ): Promise<Answer> =>
-    withinTimeout(`${req.method} ${req.path}`, req.signal, async (signal) => {
-      const res = await open(req.method, req.path, headers, body, signal);
-      const text = await readBody(res);
-      return { status: res.statusCode ?? 0, headers: res.headers, text };
-    });
+  ): Promise<Answer> => {
+    const { value, release } = await withinTimeout(
+      `${req.method} ${req.path}`,
+      req.signal,
+      async (signal) => {
+        const res = await open(req.method, req.path, headers, body, signal);
+        const text = await readBody(res);
+        return { status: res.statusCode ?? 0, headers: res.headers, text };
+      },
+    );
+    release();
+    return value;
+  };
 
   return {
     async request<T>(req: RestRequest): Promise<T> {
@@ -202,9 +214,12 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     },
 
     async stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
-      const res = await withinTimeout(`GET ${path}`, signal, (bounded) =>
+      const { value: res, release } = await withinTimeout(`GET ${path}`, signal, (bounded) =>
         open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
       );
+      // The caller's abort ends the stream until the stream has ended.
+      if (res.destroyed) release();
+      else res.once('close', release);
       countRestRequest(server.host, 'GET', res.statusCode ?? 0);
       if (res.statusCode === 200) return res;
       const text = await readBody(res);
