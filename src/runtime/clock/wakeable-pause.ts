@@ -1,4 +1,5 @@
 import type { Clock } from './clock.ts';
+import { linkedSignal } from './linked-signal.ts';
 
 /**
  * The pause of a loop that a change ends early: `wake()` ends the pause in progress, or, when the
@@ -28,17 +29,16 @@ export class WakeablePause {
   /** Waits `ms`, or until woken or `signal` aborts; returns at once when woken since the last pause. */
   async pause(ms: number, signal: AbortSignal): Promise<void> {
     if (!this.#woken && !signal.aborted) {
-      // Not AbortSignal.any: a dependent signal aborted early stays on the heap (Node keeps it
-      // reachable from its source), and a loop's pause is ended by every change it watches.
+      // Linked, not AbortSignal.any: a loop's pause is ended by every change it watches, and each
+      // dependent signal of AbortSignal.any would stay on the heap until a full collection.
       const pause = new AbortController();
-      const stop = (): void => pause.abort();
-      signal.addEventListener('abort', stop, { once: true });
+      const linked = linkedSignal([signal, pause.signal]);
       this.#pause = pause;
       try {
-        await this.#clock.sleep(ms, pause.signal);
+        await this.#clock.sleep(ms, linked.signal);
       } finally {
         this.#pause = undefined;
-        signal.removeEventListener('abort', stop);
+        linked.release();
       }
     }
     this.#woken = false;
