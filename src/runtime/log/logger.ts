@@ -35,100 +35,37 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
-/** What every logger of one `createLogger` call shares: the level and where and when lines go. */
-interface LogSink {
-  readonly threshold: number;
-  readonly write: (line: string) => void;
-  readonly now: () => number;
-}
-
 /** Creates a JSON-lines logger. */
 export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}): Logger {
-  const sink: LogSink = {
-    threshold: SEVERITY[options.level ?? 'info'],
-    write: options.write ?? ((line: string) => process.stderr.write(line)),
-    now: options.now ?? Date.now,
-  };
-  return new JsonLogger(sink, undefined, snapshot(fields));
-}
-
-/**
- * A logger is one small object that points at its parent: a controller makes a child for every
- * reconcile, most of which write nothing, so a child copies only its own fields and the merge with
- * its ancestors' waits for a line to be written. Its methods need their `this`, as pino's and
- * logr's do.
- */
-class JsonLogger implements Logger {
-  readonly #sink: LogSink;
-  readonly #parent: JsonLogger | undefined;
-  readonly #fields: LogFields;
-
-  constructor(sink: LogSink, parent: JsonLogger | undefined, fields: LogFields) {
-    this.#sink = sink;
-    this.#parent = parent;
-    this.#fields = fields;
-  }
-
-  error(msg: string, fields?: LogFields): void {
-    this.#emit('error', msg, fields);
-  }
-
-  warn(msg: string, fields?: LogFields): void {
-    this.#emit('warn', msg, fields);
-  }
-
-  info(msg: string, fields?: LogFields): void {
-    this.#emit('info', msg, fields);
-  }
-
-  debug(msg: string, fields?: LogFields): void {
-    this.#emit('debug', msg, fields);
-  }
-
-  child(fields: LogFields): Logger {
-    return new JsonLogger(this.#sink, this, snapshot(fields));
-  }
-
-  enabled(level: LogLevel): boolean {
-    return SEVERITY[level] <= this.#sink.threshold;
-  }
-
-  #emit(level: LogLevel, msg: string, extra: LogFields | undefined): void {
-    const sink = this.#sink;
-    if (SEVERITY[level] > sink.threshold) return;
+  const threshold = SEVERITY[options.level ?? 'info'];
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
+  const now = options.now ?? Date.now;
+  const emit = (level: LogLevel, msg: string, extra: LogFields | undefined): void => {
+    if (SEVERITY[level] > threshold) return;
     const record = Object.fromEntries([
       ['level', level],
-      ['ts', timestamp(sink.now)],
+      ['ts', timestamp(now)],
       ['msg', msg],
-      ...this.#entries(),
+      ...safeEntries(fields),
       ...(extra ? safeEntries(extra) : []),
     ]);
     // Redacted at every level: a debug line is as readable by whoever reads the logs as an error.
     const line = `${safeStringify(record, logReplacer)}\n`;
     try {
-      sink.write(line);
+      write(line);
     } catch {
       // The sink itself failed: there is nowhere left to report that, and the caller must go on.
     }
-  }
-
-  /** The fields of the root first, then each child's: a child's value of a field wins, in its parent's place. */
-  #entries(): [string, unknown][] {
-    const own = safeEntries(this.#fields);
-    return this.#parent === undefined ? own : [...this.#parent.#entries(), ...own];
-  }
-}
-
-/**
- * The fields as they are now, so a caller that changes its object later changes no logger: a
- * spread, one copy, where it can; where a getter throws, what `safeEntries` reads, marks included.
- */
-function snapshot(fields: LogFields): LogFields {
-  try {
-    return { ...fields };
-  } catch {
-    return Object.fromEntries(safeEntries(fields));
-  }
+  };
+  return {
+    error: (msg, extra) => emit('error', msg, extra),
+    warn: (msg, extra) => emit('warn', msg, extra),
+    info: (msg, extra) => emit('info', msg, extra),
+    debug: (msg, extra) => emit('debug', msg, extra),
+    child: (more) =>
+      createLogger(options, Object.fromEntries([...safeEntries(fields), ...safeEntries(more)])),
+    enabled: (level) => SEVERITY[level] <= threshold,
+  };
 }
 
 /**
