@@ -37,10 +37,13 @@ export function registerCreateCommand(program: Command): void {
     .option('--no-namespaced', 'the kind is cluster-scoped')
     .option(
       '--resource [bool]',
-      'create the types and CRD (default: true, false for Kubernetes kinds)',
+      "create the types and CRD (default: true); false in a Kubernetes group (apps, batch) makes a controller for Kubernetes' own kind",
       parseBooleanFlag,
     )
-    .option('--no-resource', 'do not create the types')
+    .option(
+      '--no-resource',
+      "do not create the types: with a Kubernetes group, a controller for Kubernetes' own kind",
+    )
     .option(
       '--controller [bool]',
       'create a controller (default: true; asked when interactive)',
@@ -83,6 +86,7 @@ export function registerCreateCommand(program: Command): void {
       };
       const printPlan = (plan: ApiPlan): void => {
         for (const taken of plan.defaultsTaken) process.stdout.write(`defaulted: ${taken}\n`);
+        for (const reading of plan.readings) process.stdout.write(`note: ${reading}\n`);
         process.stdout.write(formatChanges(plan.changes));
       };
       const { manifests } = await scaffoldApi(options, { dryRun: flags.dryRun, onPlanApplied: printPlan });

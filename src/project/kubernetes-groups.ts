@@ -1,6 +1,7 @@
 /**
  * Kubernetes' own API groups, by the short name a user passes to `--group`, with the domain that
- * completes them (`networking` + `k8s.io`). A kind in one of these gets a controller but no types.
+ * completes them (`networking` + `k8s.io`). With `--no-resource`, a kind in one of these is
+ * Kubernetes' own (a controller, no types); without it, the group is the user's own, as in Kubebuilder.
  */
 const KUBERNETES_GROUPS: Readonly<Record<string, string>> = {
   core: '',

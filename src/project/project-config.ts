@@ -88,12 +88,19 @@ export function groupsOf(project: ProjectConfig): string[] {
   return [...new Set(project.resources.filter((r) => r.external !== true).map((r) => r.group))];
 }
 
-/** The resource for a group/version/kind, if the project has it. */
+/**
+ * The resource for a group/version/kind, if the project has it; with a domain, only in that domain
+ * (the user's own `batch` CronJob is not Kubernetes' batch CronJob).
+ */
 export function findResource(
   project: ProjectConfig,
-  gvk: Pick<ResourceConfig, 'group' | 'version' | 'kind'>,
+  gvk: Pick<ResourceConfig, 'group' | 'version' | 'kind'> & { readonly domain?: string },
 ): ResourceConfig | undefined {
   return project.resources.find(
-    (r) => r.group === gvk.group && r.version === gvk.version && r.kind === gvk.kind,
+    (r) =>
+      r.group === gvk.group &&
+      r.version === gvk.version &&
+      r.kind === gvk.kind &&
+      (gvk.domain === undefined || r.domain === gvk.domain),
   );
 }

@@ -20,7 +20,10 @@ export interface ResourceRequest {
   readonly plural?: string;
   /** Default: true. */
   readonly namespaced?: boolean;
-  /** Create the types and CRD. Default: true, false for Kubernetes' own kinds. */
+  /**
+   * Create the types and CRD. Default: true, also in a group named like one of Kubernetes' own
+   * (`batch`, `apps`): as in Kubebuilder, only `false` there means Kubernetes' own kind.
+   */
   readonly resource?: boolean;
   /** Create a controller. Default: true. */
   readonly controller?: boolean;
@@ -30,10 +33,14 @@ export interface ResourceRequest {
   readonly force?: boolean;
 }
 
-/** The resource to scaffold, the defaults taken (to tell the user) and the project as it will be. */
+/**
+ * The resource to scaffold, the defaults taken and how a name that reads two ways was read (both to
+ * tell the user), and the project as it will be.
+ */
 export interface ResolvedResource {
   readonly resource: ResourceConfig;
   readonly defaultsTaken: readonly string[];
+  readonly readings: readonly string[];
   readonly project: ProjectConfig;
 }
 
@@ -62,10 +69,15 @@ export function resolveResource(project: ProjectConfig, request: ResourceRequest
   const controller =
     request.controller ?? defaultController(project, { group, version, kind: request.kind }, defaultsTaken);
   const coreDomain = kubernetesGroupDomain(group);
+  const names = { group, version, plural };
+  // Kubebuilder's rule: a group named like Kubernetes' own is the user's own group (batch.<domain>)
+  // unless the types are turned off; only then is the kind Kubernetes' own.
   const resource =
-    coreDomain === undefined
-      ? ownResource(project, { ...request, controller }, { group, version, plural })
-      : kubernetesResource({ ...request, controller }, { group, version, plural, domain: coreDomain });
+    coreDomain !== undefined && request.resource === false
+      ? kubernetesResource({ ...request, controller }, { ...names, domain: coreDomain })
+      : ownResource(project, { ...request, controller }, names);
+  const readings = coreDomain === undefined ? [] : [readingOf(resource, project.domain)];
+  checkOtherReading(project, resource);
   const existing = findResource(project, resource);
   if (existing !== undefined && request.force !== true) {
     throw new UsageError(
@@ -77,7 +89,35 @@ export function resolveResource(project: ProjectConfig, request: ResourceRequest
   const resources = existing
     ? project.resources.map((r) => (r === existing ? resource : r))
     : [...project.resources, resource];
-  return { resource, defaultsTaken, project: { ...project, multigroup, resources } };
+  return { resource, defaultsTaken, readings, project: { ...project, multigroup, resources } };
+}
+
+/**
+ * Refuses Kubernetes' kind beside the user's own of the same group/version/kind, or the other way
+ * round, even with --force: both would be written to the same controller files.
+ */
+function checkOtherReading(project: ProjectConfig, resource: ResourceConfig): void {
+  const { group, version, kind } = resource;
+  const other = findResource(project, { group, version, kind });
+  if (other === undefined || (other.external === true) === (resource.external === true)) return;
+  const held = other.external === true ? "a controller of Kubernetes' kind" : 'your own kind';
+  throw new UsageError(
+    `${group}/${version} ${kind} is already ${held} in this project, and the other would take the same files: ` +
+      'give the new one another group or kind name',
+  );
+}
+
+/** What a group named like one of Kubernetes' own was taken for, and how to ask for the other. */
+function readingOf(resource: ResourceConfig, projectDomain: string): string {
+  const gvk = `${resource.group}/${resource.version} ${resource.kind}`;
+  if (resource.external === true) {
+    return `${gvk} is Kubernetes' own kind (--no-resource on a Kubernetes group): a controller for it, no types`;
+  }
+  return (
+    `${resource.group} is also the name of a Kubernetes group: ${resource.kind} is your own kind in ` +
+    `${qualifiedGroup({ group: resource.group, domain: projectDomain })}; for a controller of Kubernetes' ${gvk}, ` +
+    'use --no-resource instead'
+  );
 }
 
 /** The project's only group (or none), noted in `defaultsTaken`; several groups need --group. */
@@ -132,11 +172,6 @@ function kubernetesResource(
   request: ResourceRequest,
   names: { group: string; version: string; plural: string; domain: string },
 ): ResourceConfig {
-  if (request.resource === true) {
-    throw new UsageError(
-      `${names.group}/${request.kind} is a Kubernetes kind: tsoperator makes a controller for it but no types; drop --resource`,
-    );
-  }
   return {
     ...names,
     kind: request.kind,
@@ -149,9 +184,14 @@ function kubernetesResource(
 function checkSingleGroup(project: ProjectConfig, group: string, multigroup: boolean): void {
   const groups = groupsOf(project);
   if (multigroup || groups.length === 0 || groups.includes(group)) return;
+  // Before Kubebuilder's rule was followed, `--group apps --kind Deployment` alone meant Kubernetes' kind.
+  const kubernetesHint =
+    kubernetesGroupDomain(group) === undefined
+      ? ''
+      : `; for a controller of Kubernetes' own ${group} kind, re-run with --no-resource`;
   throw new UsageError(
     `${describeGroup(group, project.domain)} would be a second group in a project that has ${describeGroup(groups[0] ?? '', project.domain)}: ` +
-      're-run with --multigroup to make the project multi-group (types then go in src/api/<group>/<version>/)',
+      `re-run with --multigroup to make the project multi-group (types then go in src/api/<group>/<version>/)${kubernetesHint}`,
   );
 }
 

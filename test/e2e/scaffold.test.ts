@@ -75,7 +75,9 @@ describe('a scaffolded project builds, lints and tests green', () => {
       'v1',
       '--kind',
       'Deployment',
+      '--no-resource',
     ]);
+    assert.match(output, /note: apps\/v1 Deployment is Kubernetes' own kind/);
     assert.match(output, /create {4}src\/controllers\/deployment\.controller\.ts/);
     assert.ok(!existsSync(join(project, 'src', 'api', 'v1', 'deployment.types.ts')));
   });

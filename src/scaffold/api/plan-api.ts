@@ -29,10 +29,12 @@ import {
 } from './api-kustomize-entries.ts';
 import { MAIN_FILE, controllerRegistration } from './controller-registration.ts';
 
-/** The plan of `create api`, and the defaults it took, for the command to tell the user. */
+/** The plan of `create api`, the defaults it took and how it read its names, for the command to tell. */
 export interface ApiPlan {
   readonly changes: Change[];
   readonly defaultsTaken: readonly string[];
+  /** How a name that reads two ways (a group named like Kubernetes' own) was read. */
+  readonly readings: readonly string[];
   readonly resource: ResourceConfig;
 }
 
@@ -67,7 +69,7 @@ export async function planApi(options: CreateApiOptions): Promise<ApiPlan> {
     templateData(project, resource, paths, target, deployImage);
   if (resource.api) await stageTypes(tree, paths, data);
   if (resource.controller) await stageController(tree, resource, paths, data);
-  return { changes: finishPlan(tree), defaultsTaken, resource };
+  return { changes: finishPlan(tree), defaultsTaken, readings: resolved.readings, resource };
 }
 
 async function stageTypes(

@@ -63,6 +63,28 @@ describe('tsoperator init and create api (built CLI)', () => {
     assert.ok((await snapshotFolder(dir)).has('src/api/v2/webapp.types.ts'));
   });
 
+  it("create api --group batch --kind CronJob is the user's own kind, as the Kubebuilder book prints it", async () => {
+    const args = [
+      'create',
+      'api',
+      '--group',
+      'batch',
+      '--version',
+      'v1',
+      '--kind',
+      'CronJob',
+      '--multigroup',
+      '--dry-run',
+    ];
+    const result = await runTsoperator(args, { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /^note: batch is also the name of a Kubernetes group: CronJob is your own kind in batch\.example\.org; for a controller of Kubernetes' batch\/v1 CronJob, use --no-resource instead$/m,
+    );
+    assert.match(result.stdout, /^create {4}src\/api\/batch\/v1\/cronjob\.types\.ts$/m);
+  });
+
   it("create api takes Kubebuilder's --resource=false --controller=true", async () => {
     const args = [
       'create',

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseProjectFile } from '../../../src/project/project-file.ts';
 import { planApi } from '../../../src/scaffold/api/plan-api.ts';
+import { regenerateManifests } from '../../../src/scaffold/regenerate-manifests.ts';
 import { scaffoldApi } from '../../../src/scaffold/api/scaffold-api.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { usageErrorMatching } from '../../support/usage-error.ts';
@@ -168,10 +169,15 @@ describe('create api defaults in a project without resources', () => {
 });
 
 describe('create api for a Kubernetes kind', () => {
-  test('makes a controller without types', async () => {
+  test('--no-resource in a Kubernetes group makes a controller without types, and says so', async () => {
     await inEmptyProjectFolder(async (dir) => {
       await initProject(dir);
-      const plan = await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment' });
+      const plan = await createApi(dir, {
+        group: 'apps',
+        version: 'v1',
+        kind: 'Deployment',
+        resource: false,
+      });
       assert.deepEqual(plan.resource, {
         group: 'apps',
         version: 'v1',
@@ -182,16 +188,69 @@ describe('create api for a Kubernetes kind', () => {
         controller: true,
         path: '@kubernetes/client-node',
       });
+      assert.deepEqual(plan.readings, [
+        "apps/v1 Deployment is Kubernetes' own kind (--no-resource on a Kubernetes group): a controller for it, no types",
+      ]);
       const files = await snapshotFolder(dir);
       assert.ok(!files.has('src/api/v1/deployment.types.ts'));
       assert.match(
         files.get('src/controllers/deployment.controller.ts') ?? '',
         /rbac:groups=apps,resources=deployments,/,
       );
+    });
+  });
+
+  // Kubebuilder's CronJob tutorial: `create api --group batch --version v1 --kind CronJob` in a project
+  // of domain tutorial.kubebuilder.io is the user's own kind in batch.tutorial.kubebuilder.io.
+  test("a group named like Kubernetes' own is the user's own group, as in Kubebuilder, and says so", async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { domain: 'tutorial.kubebuilder.io', projectName: 'project' });
+      const plan = await createApi(dir, { group: 'batch', version: 'v1', kind: 'CronJob' });
+      assert.equal(plan.resource.external, undefined);
+      assert.equal(plan.resource.domain, 'tutorial.kubebuilder.io');
+      assert.deepEqual(plan.resource.api, { crdVersion: 'v1', namespaced: true });
+      assert.deepEqual(plan.readings, [
+        "batch is also the name of a Kubernetes group: CronJob is your own kind in batch.tutorial.kubebuilder.io; for a controller of Kubernetes' batch/v1 CronJob, use --no-resource instead",
+      ]);
+      await regenerateManifests(dir);
+      const files = await snapshotFolder(dir);
+      assert.ok(files.has('src/api/v1/cronjob.types.ts'));
+      assert.match(
+        files.get('config/crd/bases/batch.tutorial.kubebuilder.io_cronjobs.yaml') ?? '',
+        /name: cronjobs\.batch\.tutorial\.kubebuilder\.io/,
+      );
+      const project = parseProjectFile(files.get('PROJECT') ?? '');
+      assert.equal(project.resources[0]?.external, undefined);
+      assert.match(
+        files.get('src/controllers/cronjob.controller.ts') ?? '',
+        /rbac:groups=batch\.tutorial\.kubebuilder\.io,resources=cronjobs,/,
+      );
+    });
+  });
+
+  test("Kubernetes' own kind beside the user's of the same name is refused, even with --force", async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { domain: 'tutorial.kubebuilder.io', projectName: 'project' });
+      await createApi(dir, { group: 'batch', version: 'v1', kind: 'Job' });
+      for (const force of [false, true]) {
+        await assert.rejects(
+          planApi({ dir, group: 'batch', version: 'v1', kind: 'Job', resource: false, force }),
+          usageErrorMatching(
+            /^batch\/v1 Job is already your own kind in this project, and the other would take the same files/,
+          ),
+        );
+      }
+    });
+  });
+
+  test('a second group named like a Kubernetes one points a user of the old reading to --no-resource', async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir);
+      await createApi(dir, { group: 'demo', version: 'v1', kind: 'WebApp' });
       await assert.rejects(
-        planApi({ dir, group: 'apps', version: 'v1', kind: 'StatefulSet', resource: true }),
+        planApi({ dir, group: 'apps', version: 'v1', kind: 'Deployment' }),
         usageErrorMatching(
-          /^apps\/StatefulSet is a Kubernetes kind: tsoperator makes a controller for it but no types; drop --resource/,
+          /would be a second group .*--multigroup.*; for a controller of Kubernetes' own apps kind, re-run with --no-resource/,
         ),
       );
     });

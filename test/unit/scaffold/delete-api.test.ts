@@ -100,7 +100,7 @@ async function edit(dir: string, path: string, change: (text: string) => string)
 describe('delete api', () => {
   it('undoes create api and create webhook, an external kind too: the tree is the one init wrote', async () => {
     await inWebAppProject(async (dir, init) => {
-      await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment' });
+      await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment', resource: false });
       await regenerateManifests(dir);
       await deleteApi({ dir, group: 'apps', kind: 'Deployment', force: false }, { dryRun: false });
       const plan = await deleteWebApp(dir);

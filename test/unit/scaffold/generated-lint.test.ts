@@ -19,7 +19,7 @@ describe("a generated project's lint", () => {
     await initProject(dir);
     await createApi(dir, { group: 'demo', kind: 'WebApp' });
     await scaffoldApi({ dir, group: 'demo', kind: 'Site', image: 'nginx:1.27', port: 80 }, { dryRun: false });
-    await createApi(dir, { group: 'apps', kind: 'Deployment' });
+    await createApi(dir, { group: 'apps', kind: 'Deployment', resource: false });
     await linkCheckoutPackages(dir);
   });
   after(() => rm(dirname(dir), { recursive: true, force: true }));

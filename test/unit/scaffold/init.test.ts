@@ -93,7 +93,7 @@ for (const namespaced of [false, true]) {
     await inEmptyProjectFolder(async (dir) => {
       await initProject(dir, { namespaced });
       await createApi(dir, { group: 'demo', kind: 'WebApp' });
-      await createApi(dir, { group: 'apps', kind: 'Deployment' });
+      await createApi(dir, { group: 'apps', kind: 'Deployment', resource: false });
       const options = await resolveConfig(join(dir, 'package.json'));
       for (const file of [
         'package.json',
