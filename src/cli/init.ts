@@ -13,6 +13,7 @@ interface InitFlags {
   force: boolean;
   dryRun: boolean;
   plugins?: string;
+  tsoperatorDependency?: string;
 }
 
 /** `tsoperator init`: scaffolds a new operator project in the current folder. */
@@ -50,6 +51,10 @@ export function registerInitCommand(program: Command): void {
       '--plugins <plugins>',
       'optional plugins to add, comma-separated: grafana (as `edit --plugins` adds them)',
     )
+    .option(
+      '--tsoperator-dependency <spec>',
+      'the npm spec package.json takes tsoperator from; default: ^<version>, or this checkout (file:) when run from one',
+    )
     .option('--force', 'regenerate the files of an initialised project; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: InitFlags) => {
@@ -69,8 +74,19 @@ export function registerInitCommand(program: Command): void {
         force: flags.force,
         ...(flags.owner === undefined ? {} : { owner: flags.owner }),
         ...(flags.plugins === undefined ? {} : { plugins: parsePlugins(flags.plugins) }),
+        ...(flags.tsoperatorDependency === undefined
+          ? {}
+          : { tsoperatorDependency: flags.tsoperatorDependency }),
       });
       await applyPlan(dir, changes, flags.dryRun);
+      const { tsoperatorDependency } = await import('../scaffold/tsoperator-dependency.ts');
+      const { tsoperatorVersion } = await import('../version.ts');
+      const { checkout } = tsoperatorDependency(tsoperatorVersion(), flags.tsoperatorDependency);
+      if (checkout !== undefined) {
+        process.stdout.write(
+          `note: tsoperator runs from the checkout ${checkout}, not from the npm registry: package.json takes it from there (file:), and npm install links it; keep the checkout built (npm run build), or pass --tsoperator-dependency to take another\n`,
+        );
+      }
       if (!flags.dryRun)
         process.stdout.write(
           'Next: npm install, then `npx tsoperator create api --group <group> --kind <Kind>`\n',

@@ -20,6 +20,11 @@ export interface InitOptions {
   readonly force: boolean;
   /** Optional plugins to add at once, as `edit --plugins` adds them later. Default: none. */
   readonly plugins?: readonly OptionalPlugin[];
+  /**
+   * The npm spec package.json takes tsoperator from. Default: `^<version>` from the registry, or
+   * this checkout (`file:`) when tsoperator runs from one (see tsoperatorDependency).
+   */
+  readonly tsoperatorDependency?: string;
 }
 
 /** The values the init templates see. */
