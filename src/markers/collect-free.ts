@@ -5,7 +5,8 @@ import type { CommentLine } from './comment-lines.ts';
 import type { MarkerContext } from './collect.ts';
 import type { MarkerDefinition } from './definition.ts';
 import { parseMarker } from './marker-parser.ts';
-import { MarkerRegistry, splitMarkerName } from './registry.ts';
+import { splitMarkerName } from './marker-name.ts';
+import { MarkerRegistry } from './registry.ts';
 import type { ParsedMarker } from './marker-set.ts';
 import { MarkerSet } from './marker-set.ts';
 

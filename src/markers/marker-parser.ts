@@ -4,8 +4,9 @@ import type { ArgumentSpec, MarkerDefinition, MarkerTarget } from './definition.
 import type { DiagnosticCode } from './diagnostic.ts';
 import { DiagnosticCodes } from './diagnostic.ts';
 import { parseArgument } from './argument-parser.ts';
+import { argumentStart } from './argument-start.ts';
+import { splitMarkerName } from './marker-name.ts';
 import type { MarkerRegistry } from './registry.ts';
-import { splitMarkerName } from './registry.ts';
 import { MarkerSyntaxError, Scanner } from './scanner.ts';
 
 /** The outcome of parsing one marker's text; offsets count from the character after `+`. */
@@ -34,13 +35,16 @@ class ArgumentError extends MarkerSyntaxError {
  * @example
  * const result = parseMarker('kubebuilder:validation:Minimum=1', 'field', registry);
  * if (result.kind === 'parsed') console.log(result.value); // 1
+ * // `kubebuilder:validation:Minimum:=1`, Kubebuilder's other spelling, parses the same.
  */
 export function parseMarker(text: string, target: MarkerTarget, registry: MarkerRegistry): MarkerParseResult {
   const name = splitMarkerName(text.trimEnd());
   const found = registry.lookup(name, target);
   if (!found) return { kind: 'unknown', name: name.full, knownTargets: registry.targetsOf(name) };
   const { definition } = found;
-  const argumentsOffset = found.short ? name.short.length + 1 : name.restOffset;
+  const start = argumentStart(definition, name, found.short);
+  if (start.kind === 'error') return start;
+  const argumentsOffset = start.offset;
   const argumentText = stripTrailingComment(definition, text.trimEnd().slice(argumentsOffset));
   try {
     return { kind: 'parsed', definition, value: parseArguments(definition, argumentText) };

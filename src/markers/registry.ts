@@ -1,30 +1,5 @@
 import type { MarkerDefinition, MarkerTarget } from './definition.ts';
-
-/** The name a marker is looked up by, and the text of its arguments, split as controller-gen splits them. */
-export interface MarkerName {
-  /** Everything before the first `=`, e.g. `kubebuilder:validation:Minimum` or `kubebuilder:printcolumn:name`. */
-  readonly full: string;
-  /** `full` without its last `:segment`, the name of a marker whose first argument follows it. */
-  readonly short: string;
-  /** The text after the first `=`, or '' for a marker without one. */
-  readonly rest: string;
-  /** Offset of `rest` in the marker text (after the `+`). */
-  readonly restOffset: number;
-}
-
-/** Splits `kubebuilder:rbac:groups=apps,verbs=get` into names and arguments (text without the `+`). */
-export function splitMarkerName(text: string): MarkerName {
-  const equals = text.indexOf('=');
-  if (equals < 0) return { full: text, short: text, rest: '', restOffset: text.length };
-  const full = text.slice(0, equals);
-  const colon = full.lastIndexOf(':');
-  return {
-    full,
-    short: colon < 0 ? full : full.slice(0, colon),
-    rest: text.slice(equals + 1),
-    restOffset: equals + 1,
-  };
-}
+import type { MarkerName } from './marker-name.ts';
 
 /**
  * Every marker tsoperator understands, each declared once. Lookup follows controller-gen: a marker's
