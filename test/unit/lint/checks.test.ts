@@ -25,7 +25,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   commentstart: ['3:3 error', '6:3 error', '8:3 error'],
   conditions: ['9:3 error', '9:3 warning', '15:3 error'],
   conflictingmarkers: ['5:3 error'],
-  duplicatemarkers: ['7:6 error', '11:6 error'],
+  duplicatemarkers: ['7:6 error', '11:6 error', '18:6 error'],
   integers: ['5:3 error', '8:3 error'],
   jsontags: ['3:3 error', '6:3 error'],
   maxlength: ['5:3 error', '10:3 error', '16:3 error', '16:3 error', '21:3 error'],
@@ -40,7 +40,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   ssatags: ['8:3 error', '10:6 warning', '14:6 error', '19:6 error', '23:6 error', '28:6 error'],
   statusoptional: ['5:3 error', '9:3 error', '23:3 error'],
   statussubresource: ['5:18 error', '16:18 error'],
-  uniquemarkers: ['3:6 error', '8:6 error', '13:6 error', '23:6 error'],
+  uniquemarkers: ['3:6 error', '8:6 error', '13:6 error', '23:6 error', '30:6 error'],
 };
 
 /** Only `check`, as `linters: {disable: ['*'], enable: [check]}` runs it. */
