@@ -27,6 +27,7 @@ test('the CRDs generated from every parity fixture are Established on the API se
     assert.deepEqual(crds.map((crd) => crd.metadata?.name).sort(), [
       'archives.storage.example.org',
       'crates.cargo.example.org',
+      'cronjobs.tutorial.example.org',
       'harbors.fleet.example.org',
       'sailors.crew.example.org',
       'ships.fleet.example.org',
