@@ -53,7 +53,7 @@ function namedArgumentsStart(
     kind: 'error',
     code: DiagnosticCodes.markerSyntax,
     message:
-      `+${marker} takes named arguments (${fields.join(', ')}), not one value after ` +
+      `marker +${marker} takes named arguments (${fields.join(', ')}), not one value after ` +
       `"${name.separator}": write +${marker}:${first}=<value>,...`,
     offset: name.separatorOffset,
   };

@@ -6,6 +6,7 @@ import {
   collectFreeMarkers,
   createMarkerRegistry,
   rbacMarkers,
+  webhookMarkers,
 } from '../../../src/markers/index.ts';
 
 function rbacIn(source: string): { verbs: string[]; line: number }[] {
@@ -79,4 +80,28 @@ it('finds a marker after code on the same line and in a one-line block comment',
     { verbs: ['list'], line: 1 },
     { verbs: ['watch'], line: 2 },
   ]);
+});
+
+it('refuses rbac and webhook markers written name:= or name=, at the separator, as controller-gen does', () => {
+  const project = new Project({ useInMemoryFileSystem: true });
+  const source = [
+    '// +kubebuilder:rbac:=groups=apps,resources=deployments,verbs=get',
+    '// +kubebuilder:rbac=groups=apps,resources=deployments,verbs=list',
+    '// +kubebuilder:webhook:=path=/mutate,mutating=true,failurePolicy=fail,sideEffects=None,groups=apps,resources=deployments,verbs=create,versions=v1,name=m.example.org,admissionReviewVersions=v1',
+    'export class Reconciler {}',
+  ].join('\n');
+  const file = project.createSourceFile('/src/controller.ts', source);
+  const diagnostics = new DiagnosticList();
+  const context = { registry: createMarkerRegistry(), diagnostics, displayPath: () => 'src/controller.ts' };
+  const definitions = [rbacMarkers.rule, webhookMarkers.webhook];
+  assert.deepEqual(collectFreeMarkers(file, definitions, context).all(), []);
+  assert.deepEqual(
+    diagnostics.items.map((d) => [d.code, d.location.line, d.location.column]),
+    [
+      ['TSOP1006', 1, 21],
+      ['TSOP1006', 2, 21],
+      ['TSOP1006', 3, 24],
+    ],
+  );
+  assert.match(diagnostics.items[0]?.message ?? '', /write \+kubebuilder:rbac:groups=<value>/);
 });
