@@ -111,7 +111,7 @@ function baseCsvProject(options: InitOptions): BaseCsvProject {
 }
 
 async function templateData(options: InitOptions, version: string): Promise<InitTemplateData> {
-  const versions = await packageVersions();
+  const versions = await packageVersions(options.tsoperatorDependency);
   const hash = createHash('sha256').update(`${options.projectName}.${options.domain}`).digest('hex');
   return {
     projectName: options.projectName,
