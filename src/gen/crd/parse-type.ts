@@ -69,9 +69,20 @@ function parseReference(node: TypeReferenceNode, context: ParseContext): TypeMod
     }
     return { kind: 'map', values: parseType(args[1], context) };
   }
+  if (args.length === 1 && args[0] && isRuntimeJson(node, name)) return parseType(args[0], context);
   if (args.length > 0)
     return unmappable(node, context, 'generic types cannot be mapped; declare a named type');
   return parseNamedReference(node, name, context);
+}
+
+/**
+ * Whether `name` is the runtime's `Json<T>`: T as the API server's JSON carries it (client-node's
+ * Dates as strings), which is T's schema. A field typed `Json<V1JobTemplateSpec>` reads honestly
+ * in a reconciler and gets V1JobTemplateSpec's schema, as if the wrapper were not there.
+ */
+function isRuntimeJson(node: TypeReferenceNode, name: string): boolean {
+  const resolution = resolveTypeName(node.getSourceFile(), name);
+  return resolution.kind === 'runtime' && resolution.name === 'Json';
 }
 
 /** The model of a type named `name` at `node`: an API type, a runtime type or a known core type. */
