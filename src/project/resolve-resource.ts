@@ -93,16 +93,26 @@ export function resolveResource(project: ProjectConfig, request: ResourceRequest
 }
 
 /**
- * Refuses Kubernetes' kind beside the user's own of the same group/version/kind, or the other way
- * round, even with --force: both would be written to the same controller files.
+ * Refuses Kubernetes' kind beside the user's own kind of the same group and kind name (in any
+ * version), or the other way round, even with --force: both would be written to the same
+ * controller files, which are named by the kind.
  */
 function checkOtherReading(project: ProjectConfig, resource: ResourceConfig): void {
   const { group, version, kind } = resource;
-  const other = findResource(project, { group, version, kind });
-  if (other === undefined || (other.external === true) === (resource.external === true)) return;
-  const held = other.external === true ? "a controller of Kubernetes' kind" : 'your own kind';
+  const other = project.resources.find(
+    (r) => r.group === group && r.kind === kind && (r.external === true) !== (resource.external === true),
+  );
+  if (other === undefined) return;
+  if (other.external === true) {
+    // What an earlier tsoperator made of `--group apps --kind Deployment` alone: re-running that
+    // command means the same controller, which now takes --no-resource.
+    throw new UsageError(
+      `${group}/${other.version} ${kind} is already a controller of Kubernetes' kind in this project: to regenerate it, re-run with --no-resource; ` +
+        'a kind of your own of that name would take the same files: give it another group or kind name',
+    );
+  }
   throw new UsageError(
-    `${group}/${version} ${kind} is already ${held} in this project, and the other would take the same files: ` +
+    `${group}/${other.version} ${kind} is already your own kind in this project, and a controller of Kubernetes' ${group}/${version} ${kind} would take the same files: ` +
       'give the new one another group or kind name',
   );
 }

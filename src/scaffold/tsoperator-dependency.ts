@@ -1,4 +1,5 @@
-import { dirname, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { packageJsonPath } from './package-paths.ts';
 
 /** Where a generated project's package.json takes tsoperator from. */
@@ -9,12 +10,16 @@ export interface TsoperatorDependency {
   readonly checkout?: string;
 }
 
+/** In a checkout beside package.json, and left out of the published package (`files`). */
+const CHECKOUT_ONLY_FILE = 'tsconfig.build.json';
+
 /**
- * The tsoperator a project depends on. Installed from npm (by npx, globally, or as a project's
- * devDependency), tsoperator lives in a `node_modules` folder and the project takes `^version` from
- * the registry. Run from a checkout (`node <checkout>/bin/tsoperator.js`, or `npm link`), that version
- * may not be published: the project then takes the checkout itself (`file:`), which `npm install`
- * links, so that it installs and runs the CLI, runtime and envtest the project was made with.
+ * The tsoperator a project depends on. Installed as a package (by npx, globally, as a project's
+ * devDependency, or in any other package cache), tsoperator has no build configuration beside its
+ * package.json, and the project takes `^version` from the registry. Run from a checkout (`node
+ * <checkout>/bin/tsoperator.js`, or `npm link`), that version may not be published: the project
+ * then takes the checkout itself (`file:`, with `/` on every platform, as npm reads it), which `npm
+ * install` links, so that it installs and runs the CLI, runtime and envtest it was made with.
  * `override`, from `init --tsoperator-dependency`, wins over both.
  *
  * @example
@@ -29,6 +34,6 @@ export function tsoperatorDependency(
 ): TsoperatorDependency {
   if (override !== undefined) return { spec: override };
   const root = dirname(packageJson);
-  if (root.split(sep).includes('node_modules')) return { spec: `^${version}` };
-  return { spec: `file:${root}`, checkout: root };
+  if (!existsSync(join(root, CHECKOUT_ONLY_FILE))) return { spec: `^${version}` };
+  return { spec: `file:${root.split(sep).join('/')}`, checkout: root };
 }

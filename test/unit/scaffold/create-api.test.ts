@@ -236,10 +236,34 @@ describe('create api for a Kubernetes kind', () => {
         await assert.rejects(
           planApi({ dir, group: 'batch', version: 'v1', kind: 'Job', resource: false, force }),
           usageErrorMatching(
-            /^batch\/v1 Job is already your own kind in this project, and the other would take the same files/,
+            /^batch\/v1 Job is already your own kind in this project, and a controller of Kubernetes' batch\/v1 Job would take the same files/,
           ),
         );
       }
+    });
+  });
+
+  test("re-running the old command for Kubernetes' kind made earlier points to --no-resource", async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir);
+      await createApi(dir, { group: 'apps', version: 'v1', kind: 'Deployment', resource: false });
+      await assert.rejects(
+        planApi({ dir, group: 'apps', version: 'v1', kind: 'Deployment', force: true }),
+        usageErrorMatching(
+          /^apps\/v1 Deployment is already a controller of Kubernetes' kind in this project: to regenerate it, re-run with --no-resource/,
+        ),
+      );
+    });
+  });
+
+  test("Kubernetes' kind in another version of the user's kind is refused too: the controller files are the kind's", async () => {
+    await inEmptyProjectFolder(async (dir) => {
+      await initProject(dir, { domain: 'tutorial.kubebuilder.io', projectName: 'project' });
+      await createApi(dir, { group: 'batch', version: 'v1', kind: 'CronJob' });
+      await assert.rejects(
+        planApi({ dir, group: 'batch', version: 'v1beta1', kind: 'CronJob', resource: false }),
+        usageErrorMatching(/^batch\/v1 CronJob is already your own kind in this project/),
+      );
     });
   });
 
