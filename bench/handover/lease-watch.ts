@@ -1,4 +1,5 @@
 import type { KubeConfig, V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../../src/runtime/api/json.ts';
 import { newCache } from '../../src/runtime/cache/cache.ts';
 import { LeaseKind } from '../../src/runtime/client/kinds.ts';
 import { Waiters } from './waiters.ts';
@@ -38,12 +39,12 @@ export async function watchLeases(
 ): Promise<LeaseHistory> {
   const histories = new Map<string, LeaseRecord[]>();
   const waiters = new Waiters();
-  const note = (lease: Readonly<V1Lease>): void => {
+  const note = (lease: Readonly<Json<V1Lease>>): void => {
     const name = lease.metadata?.name ?? '';
-    const acquireTime = lease.spec?.acquireTime as unknown;
+    const acquireTime = lease.spec?.acquireTime;
     const record: LeaseRecord = {
       holder: lease.spec?.holderIdentity ?? '',
-      acquiredAt: typeof acquireTime === 'string' ? Date.parse(acquireTime) : NaN,
+      acquiredAt: acquireTime === undefined ? NaN : Date.parse(acquireTime),
       seenAt: Date.now(),
     };
     const history = histories.get(name) ?? [];

@@ -1,5 +1,7 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
+import type { Json } from '../../src/runtime/api/json.ts';
+import type { KubeObject } from '../../src/runtime/api/kube-object.ts';
 import { newCache } from '../../src/runtime/cache/cache.ts';
 import type { Kind } from '../../src/runtime/client/kind.ts';
 import { DeploymentKind, ServiceKind } from '../../src/runtime/client/kinds.ts';
@@ -38,13 +40,13 @@ export async function watchConvergence(
     for (const name of observed) if (!deployments.has(name) || !services.has(name)) return;
     resolve({ firstChildAt: firstChildAt ?? NaN, convergedAt: performance.now() });
   };
-  const track = <T extends KubernetesObject>(
+  const track = <T extends KubeObject>(
     kind: Kind<T>,
     into: Set<string>,
-    done: (obj: T) => boolean,
+    done: (obj: Readonly<Json<T>>) => boolean,
   ): void => {
     const isChild = kind !== (WebAppKind as Kind);
-    const note = (obj: Readonly<T>): void => {
+    const note = (obj: Readonly<Json<T>>): void => {
       const name = obj.metadata?.name ?? '';
       if (done(obj)) into.add(name);
       else into.delete(name);

@@ -1,5 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
 import { TsoperatorError } from '../errors.ts';
+import type { KubeObject } from '../runtime/api/kube-object.ts';
 import { newClient } from '../runtime/client/client.ts';
 import { installLocalWebhooks } from '../runtime/webhook/install-local-webhooks.ts';
 import type { WebhookTarget } from '../runtime/webhook/local-webhook-configuration.ts';
@@ -28,7 +28,7 @@ export async function installWebhooks(
   env: Pick<Environment, 'kubeConfig'>,
   manifestsPath: string,
   server: LocalWebhookServer,
-): Promise<KubernetesObject[]> {
+): Promise<KubeObject[]> {
   if (server.caBundle === '') {
     throw new TsoperatorError(
       'installWebhooks needs the CA of the webhook server: start it without a certificate folder, so that it generates one',

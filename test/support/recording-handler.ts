@@ -1,29 +1,29 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../../src/runtime/api/kube-object.ts';
 import type { EventHandler } from '../../src/runtime/cache/event-handler.ts';
 
 /** One event an informer delivered, by object name. */
 export interface RecordedEvent {
   readonly type: 'add' | 'update' | 'delete';
   readonly name: string;
-  readonly old?: KubernetesObject;
-  readonly obj: KubernetesObject;
+  readonly old?: KubeObject;
+  readonly obj: KubeObject;
   readonly initial?: boolean;
   readonly finalStateUnknown?: boolean;
 }
 
 /** An event handler that keeps every event it is given, in order. */
-export class RecordingHandler implements EventHandler<KubernetesObject> {
+export class RecordingHandler implements EventHandler<KubeObject> {
   readonly events: RecordedEvent[] = [];
 
-  onAdd(obj: KubernetesObject, initial: boolean): void {
+  onAdd(obj: KubeObject, initial: boolean): void {
     this.events.push({ type: 'add', name: nameOf(obj), obj, initial });
   }
 
-  onUpdate(old: KubernetesObject, obj: KubernetesObject): void {
+  onUpdate(old: KubeObject, obj: KubeObject): void {
     this.events.push({ type: 'update', name: nameOf(obj), old, obj });
   }
 
-  onDelete(obj: KubernetesObject, finalStateUnknown: boolean): void {
+  onDelete(obj: KubeObject, finalStateUnknown: boolean): void {
     this.events.push({ type: 'delete', name: nameOf(obj), obj, finalStateUnknown });
   }
 
@@ -38,6 +38,6 @@ export class RecordingHandler implements EventHandler<KubernetesObject> {
   }
 }
 
-function nameOf(obj: KubernetesObject): string {
+function nameOf(obj: KubeObject): string {
   return obj.metadata?.name ?? '';
 }

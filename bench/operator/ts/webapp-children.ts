@@ -1,4 +1,5 @@
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import type { JsonInput } from '../../../src/runtime/api/json.ts';
 import { setCondition } from '../../../src/runtime/conditions/object-conditions.ts';
 import type { ConditionStatus } from '../../../src/runtime/conditions/conditions.ts';
 import type { WebApp } from './webapp.ts';
@@ -18,7 +19,7 @@ export function replicasOf(app: WebApp): number {
  * Sets the fields the WebApp decides, leaving the API server's defaults alone so an unchanged
  * Deployment is not rewritten.
  */
-export function shapeDeployment(app: WebApp, d: V1Deployment): void {
+export function shapeDeployment(app: WebApp, d: JsonInput<V1Deployment>): void {
   const labels = labelsFor(app);
   (d.metadata ??= {}).labels = labels;
   const spec = (d.spec ??= { selector: {}, template: {} });
@@ -36,7 +37,7 @@ export function shapeDeployment(app: WebApp, d: V1Deployment): void {
   container.ports = [{ name: 'http', containerPort: app.spec.port, protocol: 'TCP' }];
 }
 
-export function shapeService(app: WebApp, s: V1Service): void {
+export function shapeService(app: WebApp, s: JsonInput<V1Service>): void {
   (s.metadata ??= {}).labels = labelsFor(app);
   const spec = (s.spec ??= {});
   spec.selector = labelsFor(app);

@@ -1,4 +1,4 @@
-import type { KubernetesObject, V1Condition } from '@kubernetes/client-node';
+import type { Condition, ObjectMeta } from '../../../src/runtime/api/types.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
 
 /** What a WebApp asks for. */
@@ -13,11 +13,14 @@ export interface WebAppSpec {
 export interface WebAppStatus {
   readyReplicas?: number;
   observedGeneration?: number;
-  conditions?: V1Condition[];
+  conditions?: Condition[];
 }
 
 /** The custom resource of ../crd, as `create api --kind WebApp` types it. */
-export interface WebApp extends KubernetesObject {
+export interface WebApp {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
   spec: WebAppSpec;
   status?: WebAppStatus;
 }

@@ -1,4 +1,5 @@
 import type { V1Condition, V1ObjectMeta } from '@kubernetes/client-node';
+import type { Json } from './json.ts';
 
 /*
  * Names for the Go types that have no TypeScript counterpart. At run time they are plain numbers,
@@ -29,7 +30,13 @@ export type Time = string;
 export type MicroTime = string;
 /** A Go duration string such as `1h30m` (metav1.Duration): `type: string`. */
 export type Duration = string;
-/** The object metadata of a kind: `metadata?: ObjectMeta`. */
-export type ObjectMeta = V1ObjectMeta;
-/** A status condition (metav1.Condition), with controller-gen's schema for it. */
-export type Condition = V1Condition;
+/**
+ * The object metadata of a kind: `metadata?: ObjectMeta`. Its timestamps (`creationTimestamp`,
+ * `deletionTimestamp`, managedFields' `time`) are RFC 3339 strings, as read from the API server.
+ */
+export type ObjectMeta = Json<V1ObjectMeta>;
+/**
+ * A status condition (metav1.Condition), with controller-gen's schema for it. `lastTransitionTime`
+ * is an RFC 3339 string, as read from the API server and as `setCondition` writes it.
+ */
+export type Condition = Json<V1Condition>;

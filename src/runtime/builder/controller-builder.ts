@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
+import type { Json } from '../api/json.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import type { Kind } from '../client/kind.ts';
 import type { Controller } from '../controller/controller.ts';
@@ -9,7 +10,7 @@ import type { Handler } from '../handler/handler.ts';
 import type { Predicate } from '../predicate/predicate.ts';
 import type { Reconciler } from '../reconcile/reconciler.ts';
 
-/** Options of one watch of a builder. */
+/** Options of one watch of a builder; `T` is the objects as the cache holds them (`Json<...>`). */
 export interface WatchOptions<T> {
   /** All must pass for an event to reach the handler. Default: none. */
   predicates?: readonly Predicate<T>[];
@@ -38,7 +39,7 @@ export interface BuilderHost {
   /** Whether a controller is sharded unless it says otherwise (`sharding.controllers: 'all'`). */
   readonly shardedByDefault?: boolean;
   /** The kind's shared informer, created on first use; a sharded one holds only this shard's objects. */
-  informerFor<T extends KubernetesObject>(kind: Kind<T>, sharded?: boolean): SharedInformer<T>;
+  informerFor<T extends KubeObject>(kind: Kind<T>, sharded?: boolean): SharedInformer<Json<T>>;
   /**
    * Creates the controller with the manager's logger, clock and registry, and runs it with the
    * manager: on every replica, reconciling its shard's objects, when `sharded` is given.
@@ -54,7 +55,7 @@ interface PendingWatch {
   /** `for` and `owns` watches: of the ring's objects, when the controller is sharded. */
   readonly ringObjects: boolean;
   readonly handler: Handler;
-  readonly predicates: readonly Predicate<KubernetesObject>[];
+  readonly predicates: readonly Predicate<Json<KubeObject>>[];
 }
 
 /**
@@ -73,7 +74,7 @@ export class ControllerBuilder {
   #name: string | undefined;
   #forKind: Kind | undefined;
   readonly #watches: PendingWatch[] = [];
-  readonly #eventFilters: Predicate<KubernetesObject>[] = [];
+  readonly #eventFilters: Predicate<Json<KubeObject>>[] = [];
   #options: BuilderControllerOptions = {};
   #sharded = false;
 
@@ -83,37 +84,40 @@ export class ControllerBuilder {
     this.#sharded = host.shardedByDefault ?? false;
   }
 
-  /** The kind this controller reconciles; its events request a reconcile of the object itself. */
-  for<T extends KubernetesObject>(kind: Kind<T>, options: WatchOptions<T> = {}): this {
+  /**
+   * The kind this controller reconciles; its events request a reconcile of the object itself.
+   * Predicates see the objects as the cache holds them, `Json<T>`.
+   */
+  for<T extends KubeObject>(kind: Kind<T>, options: WatchOptions<Json<T>> = {}): this {
     if (this.#forKind)
       throw new Error(
         `for(${kind.kind}): this controller already reconciles ${this.#forKind.kind}; a controller has one for() kind`,
       );
     this.#forKind = kind;
-    return this.#watch(kind, enqueueForObject<T>(), options.predicates, true);
+    return this.#watch(kind, enqueueForObject<Json<T>>(), options.predicates, true);
   }
 
   /** A kind this controller creates and owns: its events request a reconcile of the owner. */
-  owns<T extends KubernetesObject>(kind: Kind<T>, options: OwnsOptions<T> = {}): this {
+  owns<T extends KubeObject>(kind: Kind<T>, options: OwnsOptions<Json<T>> = {}): this {
     const owner = this.#requireFor('owns');
-    const handler = enqueueForOwner<T>(
+    const handler = enqueueForOwner<Json<T>>(
       owner,
       options.onlyController === undefined ? {} : { onlyController: options.onlyController },
     );
     return this.#watch(kind, handler, options.predicates, true);
   }
 
-  /** Any other kind, with a handler that says which requests its events cause. */
-  watches<T extends KubernetesObject>(
+  /** Any other kind, with a handler that says which requests its events cause, from `Json<T>` objects. */
+  watches<T extends KubeObject>(
     kind: Kind<T>,
-    handler: Handler<T>,
-    options: WatchOptions<T> = {},
+    handler: Handler<Json<T>>,
+    options: WatchOptions<Json<T>> = {},
   ): this {
     return this.#watch(kind, handler, options.predicates);
   }
 
-  /** A predicate applied to the events of every watch of this controller. */
-  withEventFilter(predicate: Predicate<KubernetesObject>): this {
+  /** A predicate applied to the events of every watch of this controller; its objects are JSON, as read. */
+  withEventFilter(predicate: Predicate<Json<KubeObject>>): this {
     this.#eventFilters.push(predicate);
     return this;
   }
@@ -155,10 +159,10 @@ export class ControllerBuilder {
     return controller;
   }
 
-  #watch<T extends KubernetesObject>(
+  #watch<T extends KubeObject>(
     kind: Kind<T>,
-    handler: Handler<T>,
-    predicates: readonly Predicate<T>[] = [],
+    handler: Handler<Json<T>>,
+    predicates: readonly Predicate<Json<T>>[] = [],
     ringObjects = false,
   ): this {
     // Stored type-erased: each handler and predicate only ever sees events of its own kind.
@@ -166,7 +170,7 @@ export class ControllerBuilder {
       kind,
       ringObjects,
       handler: handler as Handler,
-      predicates: predicates as readonly Predicate<KubernetesObject>[],
+      predicates: predicates as readonly Predicate<Json<KubeObject>>[],
     });
     return this;
   }

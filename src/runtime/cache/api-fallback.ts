@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import { ApiReader, type Reader } from '../client/api-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
@@ -18,21 +19,21 @@ import { selectObjects } from './list-query.ts';
  */
 export class ApiFallback implements Reader {
   readonly #api: ApiReader;
-  readonly #informerFor: <T extends KubernetesObject>(kind: Kind<T>) => SharedInformer<T>;
+  readonly #informerFor: <T extends KubeObject>(kind: Kind<T>) => SharedInformer<Json<T>>;
 
   constructor(
     transport: Transport,
-    informerFor: <T extends KubernetesObject>(kind: Kind<T>) => SharedInformer<T>,
+    informerFor: <T extends KubeObject>(kind: Kind<T>) => SharedInformer<Json<T>>,
   ) {
     this.#api = new ApiReader(transport);
     this.#informerFor = informerFor;
   }
 
-  async get<T extends KubernetesObject>(
+  async get<T extends KubeObject>(
     kind: Kind<T>,
     key: ObjectKey,
     options: GetOptions = {},
-  ): Promise<T | undefined> {
+  ): Promise<Json<T> | undefined> {
     const informer = this.#informerFor(kind);
     const namespace = kind.namespaced ? key.namespace : undefined;
     informer.requireCovers(namespace);
@@ -44,11 +45,11 @@ export class ApiFallback implements Reader {
     return obj && cloneJson(obj);
   }
 
-  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
     const informer = this.#informerFor(kind);
     const namespace = kind.namespaced ? options.namespace : undefined;
     informer.requireCovers(namespace);
-    const items: T[] = [];
+    const items: Json<T>[] = [];
     for (const scope of namespace ? [namespace] : informer.namespaces) {
       const read = { labelSelector: options.labelSelector, signal: options.signal };
       for (const item of await this.#read(kind, informer, scope || undefined, read)) items.push(item);
@@ -57,17 +58,17 @@ export class ApiFallback implements Reader {
     return { items: selectObjects(store, kind, options).map(cloneJson), resourceVersion: '' };
   }
 
-  async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+  async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {
     return (await this.list(kind, options)).items;
   }
 
   /** Every object of `namespace` within the informer's selectors and `extra`'s, page by page. */
-  #read<T extends KubernetesObject>(
+  #read<T extends KubeObject>(
     kind: Kind<T>,
-    informer: SharedInformer<T>,
+    informer: SharedInformer<Json<T>>,
     namespace: string | undefined,
     extra: { labelSelector?: string | undefined; fieldSelector?: string; signal: AbortSignal | undefined },
-  ): Promise<T[]> {
+  ): Promise<Json<T>[]> {
     const { labelSelector, fieldSelector } = informer.selectors;
     return this.#api.listAll(kind, {
       namespace,

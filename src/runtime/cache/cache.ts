@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { RestConfigSource } from '../config/rest-config-source.ts';
 import type { Reader } from '../client/api-reader.ts';
 import type { CacheReader, ReadScope } from '../client/cache-reader.ts';
@@ -116,15 +117,18 @@ export class Cache implements CacheReader {
     this.apiFallback = new ApiFallback(transport, (kind) => this.informerFor(kind));
   }
 
-  /** The shared informer of `kind`, created on first use and started if the cache is. */
-  informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> {
+  /**
+   * The shared informer of `kind`, created on first use and started if the cache is. It holds the
+   * objects as the API server sent them: `Json<T>`, whose timestamps are strings.
+   */
+  informerFor<T extends KubeObject>(kind: Kind<T>): SharedInformer<Json<T>> {
     let informer = this.#informers.get(kind);
     if (!informer) {
       informer = this.#newInformer(kind);
       this.#informers.set(kind, informer);
       if (this.#signal) informer.start(this.#signal);
     }
-    return informer as unknown as SharedInformer<T>;
+    return informer as unknown as SharedInformer<Json<T>>;
   }
 
   /**
@@ -158,7 +162,7 @@ export class Cache implements CacheReader {
    * object `extract` throws on is left out of the cache, logged and counted
    * (`informer_skipped_objects_total`); the informer goes on with the others.
    */
-  indexField<T extends KubernetesObject>(kind: Kind<T>, field: string, extract: IndexFunc<T>): void {
+  indexField<T extends KubeObject>(kind: Kind<T>, field: string, extract: IndexFunc<Json<T>>): void {
     this.informerFor(kind).addIndex(field, extract);
   }
 
@@ -196,26 +200,26 @@ export class Cache implements CacheReader {
       });
   }
 
-  async get<T extends KubernetesObject>(
+  async get<T extends KubeObject>(
     kind: Kind<T>,
     key: ObjectKey,
     options: GetOptions = {},
-  ): Promise<T | undefined> {
+  ): Promise<Json<T> | undefined> {
     const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
     return obj && cloneJson(obj);
   }
 
-  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
     const informer = await this.#synced(kind, options.namespace, options.signal);
     return { items: selectObjects(informer.store, kind, options).map(cloneJson), resourceVersion: '' };
   }
 
-  async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+  async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {
     return (await this.list(kind, options)).items;
   }
 
-  noteWrite(kind: Kind, answer: KubernetesObject, deleted: boolean): void {
+  noteWrite(kind: Kind, answer: KubeObject, deleted: boolean): void {
     const informer = this.#informers.get(kind);
     if (informer) informer.noteWrite(answer, deleted);
     // No note to wait for: the informer to come lists the latest state instead of the watch
@@ -244,11 +248,11 @@ export class Cache implements CacheReader {
    * The kind's informer once synced; throws rather than answer for a namespace it does not watch
    * (no namespace: all those it watches).
    */
-  async #synced<T extends KubernetesObject>(
+  async #synced<T extends KubeObject>(
     kind: Kind<T>,
     namespace: string | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<SharedInformer<T>> {
+  ): Promise<SharedInformer<Json<T>>> {
     const informer = this.informerFor(kind);
     if (!informer.started && this.#signal) informer.start(this.#signal);
     if (!informer.started)

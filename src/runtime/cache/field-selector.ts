@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /** One term of a field selector: the field's path, and the value it must (or must not) have. */
 export interface FieldRequirement {
@@ -29,11 +29,11 @@ export function parseFieldSelector(text: string): readonly FieldRequirement[] {
  * server does (a missing field reads as ''). Used to tell whether a write can show in a cache
  * that watches with this selector.
  */
-export function matchesFields(requirements: readonly FieldRequirement[], obj: KubernetesObject): boolean {
+export function matchesFields(requirements: readonly FieldRequirement[], obj: KubeObject): boolean {
   return requirements.every((r) => (fieldText(obj, r.path) === r.value) === r.equal);
 }
 
-function fieldText(obj: KubernetesObject, path: readonly string[]): string {
+function fieldText(obj: KubeObject, path: readonly string[]): string {
   let value: unknown = obj;
   for (const step of path) {
     if (value === null || typeof value !== 'object') return '';

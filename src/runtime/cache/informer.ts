@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import { markMetadataOnly, objectMetadataOf } from '../client/partial-object-metadata.ts';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.ts';
@@ -54,7 +54,7 @@ export interface InformerOptions {
  * One kind's list+watch, store and event handlers, shared by every controller that watches the
  * kind, as client-go's SharedIndexInformer: one watch connection however many handlers.
  */
-export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
+export class SharedInformer<T extends KubeObject = KubeObject> {
   readonly kind: Kind;
   readonly #options: InformerOptions;
   readonly #store = new Store<T>();
@@ -209,7 +209,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
    * namespace it does not watch, or with labels or fields its selectors exclude. Such a write, when the
    * store holds the object, is awaited as a delete: the watch drops the object that left.
    */
-  noteWrite(answer: KubernetesObject, deleted: boolean): void {
+  noteWrite(answer: KubeObject, deleted: boolean): void {
     const key = keyString(objectKey(answer));
     if (this.kind.namespaced && !this.covers(answer.metadata?.namespace ?? '')) return;
     if (!deleted && !this.#selects(answer)) {
@@ -221,7 +221,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   /** Whether the informer's label and field selectors let `obj` in: a write it can show. */
-  #selects(obj: KubernetesObject): boolean {
+  #selects(obj: KubeObject): boolean {
     if (this.#labels && !matchesLabels(this.#labels, obj.metadata?.labels)) return false;
     return !this.#fields || matchesFields(this.#fields, obj);
   }
@@ -254,7 +254,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
    * what the informer would hold of them. Objects it would skip are left out, unreported (the
    * informer reports them as it meets them).
    */
-  storeOf(items: readonly KubernetesObject[]): StoreReader<T> {
+  storeOf(items: readonly KubeObject[]): StoreReader<T> {
     const store = this.#store.withSameIndexes();
     for (const raw of items) this.#writer.put(store, keyString(objectKey(raw)), raw, false);
     return store;
@@ -278,7 +278,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
   }
 
   /** Stores listed objects as they come, announcing the new and the changed ones. */
-  #listItems(scope: string, items: readonly KubernetesObject[], seen: Set<string>): void {
+  #listItems(scope: string, items: readonly KubeObject[], seen: Set<string>): void {
     const initial = !this.#listed.has(scope);
     for (const raw of items) {
       const key = keyString(objectKey(raw));
@@ -302,7 +302,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> {
     }
   }
 
-  #change(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: KubernetesObject): void {
+  #change(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: KubeObject): void {
     const key = keyString(objectKey(raw));
     if (type === 'DELETED') {
       const last = this.#store.delete(key);

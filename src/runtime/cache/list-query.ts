@@ -1,11 +1,11 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ListOptions } from '../client/options.ts';
 import { matchesLabels, parseLabelSelector } from './label-selector.ts';
 import { NAMESPACE_INDEX, type StoreReader } from './store.ts';
 
 /** The stored objects a list returns: its namespace, field selector (from indexes) and label selector. */
-export function selectObjects<T extends KubernetesObject>(
+export function selectObjects<T extends KubeObject>(
   store: StoreReader<T>,
   kind: Kind,
   options: ListOptions,
@@ -20,11 +20,7 @@ export function selectObjects<T extends KubernetesObject>(
  * The stored objects a list returns before its label selector: from the narrowest index at hand,
  * then filtered by every field term and the namespace.
  */
-function candidates<T extends KubernetesObject>(
-  store: StoreReader<T>,
-  kind: Kind,
-  options: ListOptions,
-): T[] {
+function candidates<T extends KubeObject>(store: StoreReader<T>, kind: Kind, options: ListOptions): T[] {
   const namespace = kind.namespaced && options.namespace ? options.namespace : undefined;
   const terms = (options.fieldSelector ? parseFieldSelector(options.fieldSelector) : []).map(
     ([field, value]) => {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import type { Transport } from '../client/transport.ts';
 import { ListBodyParser } from './list-body-parser.ts';
@@ -31,7 +31,7 @@ export async function readList(
   kind: Kind,
   path: string,
   signal: AbortSignal,
-  onItems: (items: readonly KubernetesObject[]) => void,
+  onItems: (items: readonly KubeObject[]) => void,
   accept?: string,
 ): Promise<ListRead> {
   const idle = new AbortController();
@@ -42,7 +42,7 @@ export async function readList(
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]), accept);
     const parser = new ListBodyParser();
-    const hand = (items: KubernetesObject[]): void => {
+    const hand = (items: KubeObject[]): void => {
       for (const item of items) {
         item.apiVersion = kind.apiVersion;
         item.kind = kind.kind;
@@ -51,10 +51,10 @@ export async function readList(
     };
     await readChunks(res, (chunk) => {
       timer.refresh();
-      hand(parser.push(chunk) as KubernetesObject[]);
+      hand(parser.push(chunk) as KubeObject[]);
     });
     const { items, meta } = parser.end();
-    hand(items as KubernetesObject[]);
+    hand(items as KubeObject[]);
     return {
       resourceVersion: meta.resourceVersion,
       ...(meta.continue ? { continue: meta.continue } : {}),

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts';
 import type { Kind } from '../client/kind.ts';
 import { listInPages, type PageRequest } from '../client/list-pager.ts';
@@ -23,11 +23,11 @@ export interface ReflectorSink {
   /** A list of the reflector's whole scope begins. */
   listStart(): void;
   /** Objects of the list, as they are read. */
-  listItems(items: readonly KubernetesObject[]): void;
+  listItems(items: readonly KubeObject[]): void;
   /** The list is complete: it was the full content of the scope at `resourceVersion`. */
   listEnd(resourceVersion: string): void;
   /** One change, in resourceVersion order. */
-  change(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubernetesObject): void;
+  change(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): void;
   /** Every change up to `resourceVersion` has been delivered (after each event and bookmark). */
   progress(resourceVersion: string): void;
 }
@@ -202,7 +202,7 @@ export class Reflector {
     const shard = this.#o.shard;
     let first = true;
     let pages = 0;
-    const fetchPage = async (page: PageRequest): Promise<ObjectList<KubernetesObject>> => {
+    const fetchPage = async (page: PageRequest): Promise<ObjectList<KubeObject>> => {
       // Each request without a continue token starts the list over.
       if (page.continue === undefined) sink.listStart();
       const query = {
@@ -282,7 +282,7 @@ export class Reflector {
   }
 
   /** A metadata-only event's object says PartialObjectMetadata: it is an object of the kind. */
-  #asKind(obj: KubernetesObject): KubernetesObject {
+  #asKind(obj: KubeObject): KubeObject {
     if (this.#o.metadataOnly) {
       obj.apiVersion = this.#o.kind.apiVersion;
       obj.kind = this.#o.kind.kind;
@@ -313,16 +313,13 @@ export class Reflector {
    * hash costs far less than the decoding, and a server rolled back to one without the gate
    * ignores the parameter on the next request without a word.
    */
-  #inShard(items: readonly KubernetesObject[]): readonly KubernetesObject[] {
+  #inShard(items: readonly KubeObject[]): readonly KubeObject[] {
     const shard = this.#o.shard;
     return shard ? items.filter((obj) => shard.matches(obj)) : items;
   }
 
   /** An object outside the shard is, to the sink, gone: it drops it if it held it. */
-  #shardedType(
-    type: 'ADDED' | 'MODIFIED' | 'DELETED',
-    obj: KubernetesObject,
-  ): 'ADDED' | 'MODIFIED' | 'DELETED' {
+  #shardedType(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): 'ADDED' | 'MODIFIED' | 'DELETED' {
     return this.#o.shard && !this.#o.shard.matches(obj) ? 'DELETED' : type;
   }
 }

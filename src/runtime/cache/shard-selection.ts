@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /**
  * A server-side shard of a kind (KEP-5866, the `ShardedListAndWatch` gate): the `shardSelector`
@@ -8,5 +8,5 @@ export interface ShardSelection {
   /** The `shardSelector` query value, e.g. `shardRange(object.metadata.uid, '0x…', '0x…')`. */
   readonly selector: string;
   /** Whether `obj` is in the shard. */
-  matches(obj: KubernetesObject): boolean;
+  matches(obj: KubeObject): boolean;
 }

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { Counter } from '../metrics/prom-client.ts';
 import type { Kind } from '../client/kind.ts';
 import type { Logger } from '../log/logger.ts';
@@ -27,7 +27,7 @@ const skippedObjects = oncePerRegistry(
 export function reportSkippedObject(
   logger: Logger,
   kind: Kind,
-  obj: KubernetesObject,
+  obj: KubeObject,
   reason: SkipReason,
   err: unknown,
 ): void {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import type { Logger } from '../log/logger.ts';
 import { deepFreeze } from './copy-on-read.ts';
@@ -21,7 +21,7 @@ export interface Put<T> {
  * object really had, and the next good version replaces it. client-go likewise logs a failed
  * store update and drops the event.
  */
-export class StoreWriter<T extends KubernetesObject> {
+export class StoreWriter<T extends KubeObject> {
   readonly #kind: Kind;
   readonly #transform: Transform | undefined;
   readonly #logger: Logger;
@@ -33,7 +33,7 @@ export class StoreWriter<T extends KubernetesObject> {
   }
 
   /** Stores `raw` under `key`; undefined when skipped, then logged and counted if `report`. */
-  put(store: Store<T>, key: string, raw: KubernetesObject, report = true): Put<T> | undefined {
+  put(store: Store<T>, key: string, raw: KubeObject, report = true): Put<T> | undefined {
     const obj = this.prepare(raw, report);
     if (!obj) return undefined;
     try {
@@ -45,7 +45,7 @@ export class StoreWriter<T extends KubernetesObject> {
   }
 
   /** The transformed, frozen object; undefined when the transform throws, then logged and counted if `report`. */
-  prepare(raw: KubernetesObject, report = true): T | undefined {
+  prepare(raw: KubeObject, report = true): T | undefined {
     try {
       const transformed = this.#transform ? this.#transform(raw) : raw;
       if (typeof transformed !== 'object' || transformed === null)

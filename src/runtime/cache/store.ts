@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /** The index values of an object, e.g. `[obj.spec.nodeName]`; none leaves it out of the index. */
 export type IndexFunc<T> = (obj: T) => readonly string[];
@@ -21,7 +21,7 @@ export class IndexFunctionError extends Error {
 }
 
 /** What readers of a store may call: everything but the writes. */
-export type StoreReader<T extends KubernetesObject> = Pick<
+export type StoreReader<T extends KubeObject> = Pick<
   Store<T>,
   'get' | 'has' | 'keys' | 'values' | 'byIndex' | 'hasIndex' | 'size'
 >;
@@ -43,7 +43,7 @@ interface Index<T> {
  * and keeps no list of values per object, as the other indexes must; an index added under its
  * name replaces it.
  */
-export class Store<T extends KubernetesObject> {
+export class Store<T extends KubeObject> {
   readonly #items = new Map<string, T>();
   readonly #indexes = new Map<string, Index<T>>();
   /** The keys of each namespace ('' for cluster-scoped objects). */

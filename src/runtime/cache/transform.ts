@@ -1,7 +1,7 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /** Rewrites an object before the cache stores it, e.g. to drop fields no reconciler reads. */
-export type Transform = (obj: KubernetesObject) => KubernetesObject;
+export type Transform = (obj: KubeObject) => KubeObject;
 
 /**
  * The default transform: managedFields are often half an object's size and reconcilers do not

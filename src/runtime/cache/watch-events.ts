@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { LineSplitter } from './line-splitter.ts';
 
 /** One event of a watch stream. ERROR events carry a Status as `object`. */
 export interface WatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: KubernetesObject;
+  readonly object: KubeObject;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { matchesLabels, type LabelSelector } from './label-selector.ts';
 import { isAtOrAfter } from './resource-version.ts';
 
@@ -13,7 +13,7 @@ interface Expectation {
 
 /** What an expectation is checked against: the informer's stored object and how far it has read. */
 export interface ExpectationView {
-  get(key: string): KubernetesObject | undefined;
+  get(key: string): KubeObject | undefined;
   /** The resourceVersion up to which the scope holding `key` has delivered every change. */
   progressOf(key: string): string | undefined;
 }
@@ -37,7 +37,7 @@ export class WriteExpectations {
     return this.#pending.size;
   }
 
-  note(key: string, answer: KubernetesObject, deleted: boolean): void {
+  note(key: string, answer: KubeObject, deleted: boolean): void {
     this.#pending.set(key, {
       resourceVersion: answer.metadata?.resourceVersion,
       deletedUid: answer.metadata?.uid,
@@ -80,7 +80,7 @@ function concerns(key: string, expectation: Expectation, view: ExpectationView, 
 
 function isMet(
   expectation: Expectation,
-  stored: KubernetesObject | undefined,
+  stored: KubeObject | undefined,
   progress: string | undefined,
 ): boolean {
   if (expectation.deleted)

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Reader } from './api-reader.ts';
 import type { Kind } from './kind.ts';
 import type { ObjectKey } from './object-key.ts';
@@ -18,7 +18,7 @@ export interface CacheReader extends Reader {
    * Records a write the client made: the object the API server answered with, or `deleted`. A
    * write the cache could never show (outside its namespaces or label selector) is not recorded.
    */
-  noteWrite(kind: Kind, answer: KubernetesObject, deleted: boolean): void;
+  noteWrite(kind: Kind, answer: KubeObject, deleted: boolean): void;
   /**
    * Resolves true once the cache holds every noted write that `read` could show: those to its key,
    * or, for a list, those in its namespace and label selector. False when `timeoutMs` passed first.

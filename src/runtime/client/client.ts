@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import { refuseMetadataOnlyWrite } from './partial-object-metadata.ts';
 import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { ApiReader, type Reader } from './api-reader.ts';
@@ -48,7 +49,7 @@ export interface ClientOptions {
    * Labels to set on each object this client creates, updates or applies, computed from it (a
    * shard's label on the objects its owner's reconciler makes, say). Default: none.
    */
-  readonly writeLabels?: (obj: KubernetesObject) => Readonly<Record<string, string>> | undefined;
+  readonly writeLabels?: (obj: KubeObject) => Readonly<Record<string, string>> | undefined;
 }
 
 const CONTENT_TYPES: Record<Patch['type'], string> = {
@@ -58,16 +59,18 @@ const CONTENT_TYPES: Record<Patch['type'], string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-/** Writes to the status subresource. */
+/** Writes to the status subresource; each returns the object as the API server answered, as JSON. */
 export interface StatusWriter {
-  update<T extends KubernetesObject>(obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubernetesObject>(obj: T, patch: Patch, options?: PatchOptions): Promise<T>;
+  update<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<Json<T>>;
+  patch<T extends KubeObject>(obj: T, patch: Patch, options?: PatchOptions): Promise<Json<T>>;
 }
 
 /**
  * Reads and writes any kind, as controller-runtime's client. Reads come from the cache when the
  * client has one, and never return an object older than this client's own last write of it.
  * `get` returns undefined for a missing object; every other failure throws an {@link ApiError}.
+ * What it returns is the API server's JSON (`Json<T>`: timestamps are RFC 3339 strings); what it
+ * writes may hold a `Date` where a timestamp goes (written as metav1.Time, to the second).
  *
  * @example
  * ```ts
@@ -105,24 +108,24 @@ export class Client implements Reader {
     return this.#api;
   }
 
-  async get<T extends KubernetesObject>(
+  async get<T extends KubeObject>(
     kind: Kind<T>,
     key: ObjectKey,
     options: GetOptions = {},
-  ): Promise<T | undefined> {
+  ): Promise<Json<T> | undefined> {
     return (await this.#reader(kind, { key }, options.signal)).get(kind, key, options);
   }
 
-  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
     return (await this.#reader(kind, options, options.signal)).list(kind, options);
   }
 
-  async listAll<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+  async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {
     return (await this.#reader(kind, options, options.signal)).listAll(kind, options);
   }
 
   /** Creates `obj` (apiVersion and kind set) and returns it as stored. */
-  async create<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+  async create<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<Json<T>> {
     refuseMetadataOnlyWrite(obj, 'create');
     const kind = this.#kinds.kindOf(obj);
     const path = resourcePath(kind, obj.metadata?.namespace);
@@ -130,12 +133,12 @@ export class Client implements Reader {
   }
 
   /** Replaces `obj`; fails with a Conflict when its resourceVersion is not the stored one. */
-  async update<T extends KubernetesObject>(obj: T, options: WriteOptions = {}): Promise<T> {
+  async update<T extends KubeObject>(obj: T, options: WriteOptions = {}): Promise<Json<T>> {
     return this.#update(obj, undefined, options);
   }
 
   /** Patches the object `obj` names (only its apiVersion, kind and metadata name/namespace are read). */
-  async patch<T extends KubernetesObject>(obj: T, patch: Patch, options: PatchOptions = {}): Promise<T> {
+  async patch<T extends KubeObject>(obj: T, patch: Patch, options: PatchOptions = {}): Promise<Json<T>> {
     return this.#patch(obj, patch, undefined, options);
   }
 
@@ -143,12 +146,12 @@ export class Client implements Reader {
    * Server-side apply: `obj` holds exactly the fields this manager owns. `options.force` takes
    * fields other managers own.
    */
-  async apply<T extends KubernetesObject>(obj: T, options: PatchOptions = {}): Promise<T> {
+  async apply<T extends KubeObject>(obj: T, options: PatchOptions = {}): Promise<Json<T>> {
     return this.#patch(obj, applyPatch(this.#labelled(obj)), undefined, options);
   }
 
   /** Deletes the object `obj` names; throws NotFound when it does not exist (see `ignoreNotFound`). */
-  async delete(obj: KubernetesObject, options: DeleteOptions = {}): Promise<void> {
+  async delete(obj: KubeObject, options: DeleteOptions = {}): Promise<void> {
     const kind = this.#kinds.kindOf(obj);
     const key = objectKey(obj);
     const path = withQuery(resourcePath(kind, key.namespace, key.name), {
@@ -163,7 +166,7 @@ export class Client implements Reader {
       // In the body too: a DeleteOptions body overrides the query's dryRun.
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
     };
-    const answer = await this.#transport.request<KubernetesObject>({
+    const answer = await this.#transport.request<KubeObject>({
       method: 'DELETE',
       path,
       body,
@@ -174,7 +177,7 @@ export class Client implements Reader {
     // a Pod's grace period, a Namespace's spec.finalizers) is still there in that state.
     const stays = answer.kind !== 'Status' && isBeingDeleted(answer);
     const uid = statusUid(answer) ?? answer.metadata?.uid ?? obj.metadata?.uid;
-    const gone: KubernetesObject = {
+    const gone: KubeObject = {
       metadata: { name: key.name, namespace: key.namespace ?? '', ...(uid ? { uid } : {}) },
     };
     this.#cache?.noteWrite(kind, stays ? answer : gone, !stays);
@@ -189,7 +192,7 @@ export class Client implements Reader {
   }
 
   /** `obj` with the `writeLabels` it calls for, copied only when they change it. */
-  #labelled<T extends KubernetesObject>(obj: T): T {
+  #labelled<T extends KubeObject>(obj: T): T {
     const labels = this.#writeLabels?.(obj);
     if (!labels || Object.entries(labels).every(([k, v]) => obj.metadata?.labels?.[k] === v)) return obj;
     return { ...obj, metadata: { ...obj.metadata, labels: { ...obj.metadata?.labels, ...labels } } };
@@ -202,11 +205,11 @@ export class Client implements Reader {
     return fresh ? this.#cache : this.#cache.apiFallback;
   }
 
-  async #update<T extends KubernetesObject>(
+  async #update<T extends KubeObject>(
     obj: T,
     subresource: string | undefined,
     options: WriteOptions,
-  ): Promise<T> {
+  ): Promise<Json<T>> {
     refuseMetadataOnlyWrite(obj, 'update');
     const kind = this.#kinds.kindOf(obj);
     const key = objectKey(obj);
@@ -220,12 +223,12 @@ export class Client implements Reader {
     );
   }
 
-  async #patch<T extends KubernetesObject>(
+  async #patch<T extends KubeObject>(
     obj: T,
     patch: Patch,
     subresource: string | undefined,
     options: PatchOptions,
-  ): Promise<T> {
+  ): Promise<Json<T>> {
     const kind = this.#kinds.kindOf(obj);
     const key = objectKey(obj);
     if (patch.type === 'strategic' && !kind.strategicMerge) {
@@ -238,7 +241,7 @@ export class Client implements Reader {
     return this.#write(kind, 'PATCH', path, patch.body, CONTENT_TYPES[patch.type], options, query);
   }
 
-  async #write<T extends KubernetesObject>(
+  async #write<T extends KubeObject>(
     kind: Kind,
     method: 'POST' | 'PUT' | 'PATCH',
     path: string,
@@ -269,7 +272,7 @@ export function newClient(options: ClientOptions): Client {
   return new Client(options);
 }
 
-function isBeingDeleted(answer: KubernetesObject): boolean {
+function isBeingDeleted(answer: KubeObject): boolean {
   return Boolean(answer.metadata?.deletionTimestamp) || (answer.metadata?.finalizers?.length ?? 0) > 0;
 }
 
@@ -279,7 +282,7 @@ function isBeingDeleted(answer: KubernetesObject): boolean {
  * it (its shouldDeleteDuringUpdate: no grace period left, and for a Namespace no spec.finalizers).
  * The answer then carries the resourceVersion the object had, which the cache has already seen.
  */
-function deletedByWrite(answer: KubernetesObject): boolean {
+function deletedByWrite(answer: KubeObject): boolean {
   const meta = answer.metadata;
   if (!meta?.deletionTimestamp || (meta.finalizers?.length ?? 0) > 0) return false;
   if ((meta.deletionGracePeriodSeconds ?? 0) > 0) return false;
@@ -287,6 +290,6 @@ function deletedByWrite(answer: KubernetesObject): boolean {
   return !(answer.kind === 'Namespace' && (spec?.finalizers?.length ?? 0) > 0);
 }
 
-function statusUid(answer: KubernetesObject): string | undefined {
+function statusUid(answer: KubeObject): string | undefined {
   return (answer as { details?: { uid?: string } }).details?.uid;
 }

@@ -1,10 +1,12 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /**
- * A kind described once: where it is served and how it is named. `T` is its TypeScript type, so
- * `client.get(DeploymentKind, key)` returns a `V1Deployment`.
+ * A kind described once: where it is served and how it is named. `T` is its TypeScript type: what
+ * you write (a client-node model such as `V1Deployment`, or your CRD's interface); reads return it
+ * as JSON, so `client.get(DeploymentKind, key)` returns a `Json<V1Deployment>`, whose timestamps
+ * are strings.
  */
-export interface Kind<T extends KubernetesObject = KubernetesObject> {
+export interface Kind<T extends KubeObject = KubeObject> {
   /** `group/version`, or `v1` for the core group. */
   readonly apiVersion: string;
   readonly kind: string;
@@ -41,7 +43,7 @@ export interface KindDefinition {
  * });
  * ```
  */
-export function defineKind<T extends KubernetesObject>(
+export function defineKind<T extends KubeObject>(
   definition: KindDefinition,
   registry: KindRegistry = kindRegistry,
 ): Kind<T> {
@@ -68,7 +70,7 @@ export class KindRegistry {
   }
 
   /** The kind of an object; throws when it was never defined, saying how to fix it. */
-  kindOf(obj: KubernetesObject): Kind {
+  kindOf(obj: KubeObject): Kind {
     const found = this.#kinds.get(`${obj.apiVersion}/${obj.kind}`);
     if (found) return found;
     throw new Error(

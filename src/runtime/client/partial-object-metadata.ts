@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { stripManagedFields } from '../cache/transform.ts';
 
 /**
@@ -19,15 +19,15 @@ export const PARTIAL_OBJECT_METADATA_LIST =
  * The object's apiVersion, kind and metadata without managedFields: what a metadata-only reader
  * keeps, whether the server sent PartialObjectMetadata or the whole object.
  */
-export function objectMetadataOf(obj: KubernetesObject): KubernetesObject {
+export function objectMetadataOf(obj: KubeObject): KubeObject {
   return stripManagedFields({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata });
 }
 
 /** The objects a metadata-only read returned: they name their kind but hold no spec or status. */
-const metadataOnly = new WeakSet<KubernetesObject>();
+const metadataOnly = new WeakSet<KubeObject>();
 
 /** Marks `obj` as read metadata-only, so that a write of it whole is refused. */
-export function markMetadataOnly<T extends KubernetesObject>(obj: T): T {
+export function markMetadataOnly<T extends KubeObject>(obj: T): T {
   metadataOnly.add(obj);
   return obj;
 }
@@ -37,7 +37,7 @@ export function markMetadataOnly<T extends KubernetesObject>(obj: T): T {
  * spec and status, so such an object is only patched, as controller-runtime refuses to create or
  * update PartialObjectMetadata.
  */
-export function refuseMetadataOnlyWrite(obj: KubernetesObject, verb: 'create' | 'update'): void {
+export function refuseMetadataOnlyWrite(obj: KubeObject, verb: 'create' | 'update'): void {
   if (!metadataOnly.has(obj)) return;
   const name = `${obj.kind ?? 'object'} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`;
   throw new Error(

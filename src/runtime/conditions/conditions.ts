@@ -1,4 +1,5 @@
-import type { V1Condition } from '@kubernetes/client-node';
+import { formatTime } from '../api/format-time.ts';
+import type { Condition } from '../api/types.ts';
 import { systemClock, type Clock } from '../clock/clock.ts';
 
 /** A condition's status, as metav1.ConditionStatus. */
@@ -15,14 +16,18 @@ export interface ConditionInput {
   readonly message?: string;
   /** The `.metadata.generation` the condition was computed from. Default: none (setCondition: the object's). */
   readonly observedGeneration?: number;
-  /** Default: now, when the status changes. */
-  readonly lastTransitionTime?: Date;
+  /**
+   * Default: now, when the status changes. A Date is stored as the RFC 3339 text metav1.Time
+   * writes (to the second), a string as it is: conditions hold what the API server returns.
+   */
+  readonly lastTransitionTime?: Date | string;
 }
 
 /**
  * Sets `condition` in `conditions` with metav1.Condition semantics, as apimachinery's
  * meta.SetStatusCondition: `lastTransitionTime` changes only when the status does; reason, message
- * and observedGeneration are always updated. Returns whether anything changed.
+ * and observedGeneration are always updated. Returns whether anything changed. Times are written
+ * as strings, as read ones are, so that a condition set here compares equal to itself read back.
  *
  * @example
  * ```ts
@@ -30,19 +35,19 @@ export interface ConditionInput {
  * ```
  */
 export function setStatusCondition(
-  conditions: V1Condition[],
+  conditions: Condition[],
   condition: ConditionInput,
   clock: Clock = systemClock,
 ): boolean {
   const existing = findStatusCondition(conditions, condition.type);
   const message = condition.message ?? '';
   if (existing === undefined) {
-    const created: V1Condition = {
+    const created: Condition = {
       type: condition.type,
       status: condition.status,
       reason: condition.reason,
       message,
-      lastTransitionTime: condition.lastTransitionTime ?? transitionTime(clock),
+      lastTransitionTime: transitionTime(condition, clock),
     };
     if (condition.observedGeneration !== undefined) created.observedGeneration = condition.observedGeneration;
     conditions.push(created);
@@ -51,7 +56,7 @@ export function setStatusCondition(
   let changed = false;
   if (existing.status !== condition.status) {
     existing.status = condition.status;
-    existing.lastTransitionTime = condition.lastTransitionTime ?? transitionTime(clock);
+    existing.lastTransitionTime = transitionTime(condition, clock);
     changed = true;
   }
   if (existing.reason !== condition.reason) {
@@ -71,7 +76,7 @@ export function setStatusCondition(
 }
 
 /** Removes the condition of `type`; returns whether there was one. */
-export function removeStatusCondition(conditions: V1Condition[], type: string): boolean {
+export function removeStatusCondition(conditions: Condition[], type: string): boolean {
   const index = conditions.findIndex((c) => c.type === type);
   if (index < 0) return false;
   conditions.splice(index, 1);
@@ -80,26 +85,24 @@ export function removeStatusCondition(conditions: V1Condition[], type: string): 
 
 /** The condition of `type`, or undefined. */
 export function findStatusCondition(
-  conditions: readonly V1Condition[] | undefined,
+  conditions: readonly Condition[] | undefined,
   type: string,
-): V1Condition | undefined {
+): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
 /** True when the condition of `type` is present with status `True`. */
-export function isStatusConditionTrue(conditions: readonly V1Condition[] | undefined, type: string): boolean {
+export function isStatusConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
   return findStatusCondition(conditions, type)?.status === 'True';
 }
 
 /** True when the condition of `type` is present with status `False`. */
-export function isStatusConditionFalse(
-  conditions: readonly V1Condition[] | undefined,
-  type: string,
-): boolean {
+export function isStatusConditionFalse(conditions: readonly Condition[] | undefined, type: string): boolean {
   return findStatusCondition(conditions, type)?.status === 'False';
 }
 
-/** metav1.Time has second precision: a time kept to the second reads back equal from the API server. */
-function transitionTime(clock: Clock): Date {
-  return new Date(Math.floor(clock.now() / 1000) * 1000);
+/** The input's time, or now; metav1.Time has second precision, so a Date is kept to the second. */
+function transitionTime(condition: ConditionInput, clock: Clock): string {
+  const at = condition.lastTransitionTime ?? new Date(clock.now());
+  return typeof at === 'string' ? at : formatTime(at);
 }

@@ -1,10 +1,11 @@
-import type { KubernetesObject, V1Condition } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
+import type { Condition } from '../api/types.ts';
 import { systemClock, type Clock } from '../clock/clock.ts';
 import { setStatusCondition, type ConditionInput } from './conditions.ts';
 
-/** An object whose status carries metav1.Conditions. */
-export interface ObjectWithConditions extends KubernetesObject {
-  status?: { conditions?: V1Condition[] };
+/** An object whose status carries metav1.Conditions (`Condition`: their times are strings). */
+export interface ObjectWithConditions extends KubeObject {
+  status?: { conditions?: Condition[] };
 }
 
 /**

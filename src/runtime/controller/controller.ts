@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { linkedSignal } from '../clock/linked-signal.ts';
 import type { ObjectEvent } from '../event/object-event.ts';
@@ -83,7 +83,7 @@ export class Controller {
    * the queue. Requests from the informer's initial list go in at low priority, so live changes
    * are served first after a restart.
    */
-  watch<T extends KubernetesObject>(
+  watch<T extends KubeObject>(
     informer: SharedInformer<T>,
     handler: Handler<T>,
     predicates: readonly Predicate<T>[] = [],
@@ -131,7 +131,7 @@ export class Controller {
     if (this.#halt.signal.aborted) throw this.#halt.signal.reason as Error;
   }
 
-  #dispatch<T extends KubernetesObject>(
+  #dispatch<T extends KubeObject>(
     event: ObjectEvent<T>,
     handler: Handler<T>,
     predicates: readonly Predicate<T>[],
@@ -262,7 +262,7 @@ export class Controller {
  * Events that are not news: the initial list and periodic resyncs (an update to the very same
  * object). They go in at low priority, so live changes are served first.
  */
-function isBackground<T extends KubernetesObject>(event: ObjectEvent<T>): boolean {
+function isBackground<T extends KubeObject>(event: ObjectEvent<T>): boolean {
   if (event.type === 'create') return event.isInInitialList;
   return event.type === 'update' && event.oldObject === event.object;
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Json, JsonInput } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import { cloneJson } from '../cache/copy-on-read.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
@@ -11,7 +12,8 @@ import type { MutateFn, MutationOutcome } from './operation-result.ts';
  * Reads the object, lets `mutate` set its desired state, and creates it when missing or updates it
  * when `mutate` changed it, as controller-runtime's CreateOrUpdate. An update sends the whole
  * object with its resourceVersion, so a concurrent change fails with a Conflict (retry the
- * reconcile) instead of being overwritten.
+ * reconcile) instead of being overwritten. `mutate` receives the object as `JsonInput<T>` (see
+ * {@link MutateFn}); the outcome's object is the API server's JSON, `Json<T>`.
  *
  * @example
  * ```ts
@@ -21,16 +23,16 @@ import type { MutateFn, MutationOutcome } from './operation-result.ts';
  * });
  * ```
  */
-export async function createOrUpdate<T extends KubernetesObject>(
+export async function createOrUpdate<T extends KubeObject>(
   client: Client,
   kind: Kind<T>,
   key: ObjectKey,
   mutate: MutateFn<T>,
-): Promise<MutationOutcome<T>> {
+): Promise<MutationOutcome<Json<T>>> {
   const { existing, desired } = await readAndMutate(client, kind, key, mutate);
-  if (!existing) return { object: await client.create(desired), operation: 'created' };
+  if (!existing) return { object: answerOf(kind, await client.create(desired)), operation: 'created' };
   if (isDeepStrictEqual(existing, desired)) return { object: existing, operation: 'unchanged' };
-  return { object: await client.update(desired), operation: 'updated' };
+  return { object: answerOf(kind, await client.update(desired)), operation: 'updated' };
 }
 
 /**
@@ -38,31 +40,42 @@ export async function createOrUpdate<T extends KubernetesObject>(
  * `mutate` changed `status`, one for the status subresource, as controller-runtime's
  * CreateOrPatch. A patch touches only what changed, so fields set by others are kept.
  */
-export async function createOrPatch<T extends KubernetesObject & { status?: unknown }>(
+export async function createOrPatch<T extends KubeObject & { status?: unknown }>(
   client: Client,
   kind: Kind<T>,
   key: ObjectKey,
   mutate: MutateFn<T>,
-): Promise<MutationOutcome<T>> {
-  const { existing, desired } = await readAndMutate(client, kind, key, mutate);
+): Promise<MutationOutcome<Json<T>>> {
+  const read = await readAndMutate(client, kind, key, mutate);
+  // Split by status below, which a generic Json<T> does not let TypeScript see: typed as its bound.
+  const existing: WithStatus | undefined = read.existing;
+  const desired: WithStatus = read.desired;
   if (!existing) {
     const { status, ...withoutStatus } = desired;
-    let created = await client.create(withoutStatus as T);
+    let created: KubeObject = await client.create(withoutStatus);
     // The API server ignores status on create; write it through the subresource.
     if (status !== undefined) created = await client.status().patch(created, mergePatchFrom({}, { status }));
-    return { object: created, operation: 'created' };
+    return { object: answerOf(kind, created), operation: 'created' };
   }
   const { status: oldStatus, ...oldRest } = existing;
   const { status: newStatus, ...newRest } = desired;
   const specChanged = !isDeepStrictEqual(oldRest, newRest);
   const statusChanged = !isDeepStrictEqual(oldStatus, newStatus);
-  let object = existing;
+  let object: KubeObject = existing;
   if (specChanged) object = await client.patch(existing, mergePatchFrom(oldRest, newRest));
   if (statusChanged)
     object = await client
       .status()
       .patch(object, mergePatchFrom({ status: oldStatus }, { status: newStatus }));
-  return { object, operation: operationOf(specChanged, statusChanged) };
+  return { object: answerOf(kind, object), operation: operationOf(specChanged, statusChanged) };
+}
+
+/** An object of a kind with a status, as createOrPatch splits it. */
+type WithStatus = KubeObject & { status?: unknown };
+
+/** An object of `kind` as read or as the API server answered a write of it: that kind's JSON. */
+function answerOf<T extends KubeObject>(_kind: Kind<T>, answer: KubeObject): Json<T> {
+  return answer as Json<T>;
 }
 
 function operationOf(specChanged: boolean, statusChanged: boolean): MutationOutcome<unknown>['operation'] {
@@ -72,21 +85,21 @@ function operationOf(specChanged: boolean, statusChanged: boolean): MutationOutc
 }
 
 /** The object as read (undefined when missing) and the mutated copy of it (or of a new one). */
-async function readAndMutate<T extends KubernetesObject>(
+async function readAndMutate<T extends KubeObject>(
   client: Client,
   kind: Kind<T>,
   key: ObjectKey,
   mutate: MutateFn<T>,
-): Promise<{ existing: T | undefined; desired: T }> {
+): Promise<{ existing: Json<T> | undefined; desired: JsonInput<T> }> {
   const existing = await client.get(kind, key);
   // A JSON copy, as the cache's reads make: structuredClone was 2 % of an operator's CPU.
-  const desired = existing ? cloneJson(existing) : objectRef(kind, key);
+  const desired: JsonInput<T> = existing ? cloneJson(existing) : objectRef(kind, key);
   await mutateChecked(desired, key, mutate);
   return { existing, desired };
 }
 
-async function mutateChecked<T extends KubernetesObject>(
-  obj: T,
+async function mutateChecked<T extends KubeObject>(
+  obj: JsonInput<T>,
   key: ObjectKey,
   mutate: MutateFn<T>,
 ): Promise<void> {

@@ -1,4 +1,6 @@
-import type { EventsV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { EventsV1Event } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import { isNotFound } from '../client/api-error.ts';
 import { mergePatch } from '../client/patch.ts';
@@ -17,7 +19,7 @@ const CACHE_SIZE = 4096;
 
 /** The last event written for a series key. */
 interface Series {
-  readonly event: EventsV1Event;
+  readonly event: Json<EventsV1Event>;
   count: number;
   /** When last observed, on the monotonic clock: the series window is a duration. */
   lastObserved: number;
@@ -48,12 +50,12 @@ export class ApiEventRecorder implements EventRecorder {
   }
 
   event(
-    regarding: KubernetesObject,
+    regarding: KubeObject,
     type: EventType,
     reason: string,
     action: string,
     note: string,
-    related?: KubernetesObject,
+    related?: KubeObject,
   ): void {
     const facts: EventFacts = { regarding, related, type, reason, action, note };
     if (!this.#allow(regarding)) {
@@ -74,7 +76,7 @@ export class ApiEventRecorder implements EventRecorder {
     return this.#writes;
   }
 
-  #allow(regarding: KubernetesObject): boolean {
+  #allow(regarding: KubeObject): boolean {
     const key = referenceKey(regarding);
     let bucket = this.#buckets.get(key);
     if (bucket === undefined) {
@@ -119,7 +121,7 @@ export class ApiEventRecorder implements EventRecorder {
     return true;
   }
 
-  #create(facts: EventFacts, now: number): Promise<EventsV1Event> {
+  #create(facts: EventFacts, now: number): Promise<Json<EventsV1Event>> {
     const nanos = BigInt(now) * 1_000_000n;
     this.#lastNanos = nanos > this.#lastNanos ? nanos : this.#lastNanos + 1n;
     const { reportingController, reportingInstance } = this.#options;

@@ -1,11 +1,12 @@
-import type { EventsV1Event, KubernetesObject, V1ObjectReference } from '@kubernetes/client-node';
+import type { EventsV1Event, V1ObjectReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { EventType } from './event-recorder.ts';
 
 /** What one recorded event says, before it is written. */
 export interface EventFacts {
-  readonly regarding: KubernetesObject;
-  readonly related: KubernetesObject | undefined;
+  readonly regarding: KubeObject;
+  readonly related: KubeObject | undefined;
   readonly type: EventType;
   readonly reason: string;
   readonly action: string;
@@ -29,7 +30,7 @@ export function seriesKey(facts: EventFacts): string {
 }
 
 /** The rate limit is per object: its uid, or its kind and name when it has none yet. */
-export function referenceKey(object: KubernetesObject): string {
+export function referenceKey(object: KubeObject): string {
   const m = object.metadata;
   return m?.uid ?? `${object.apiVersion ?? ''}/${object.kind ?? ''}/${m?.namespace ?? ''}/${m?.name ?? ''}`;
 }
@@ -65,7 +66,7 @@ export function newEvent(facts: EventFacts, origin: EventOrigin): EventsV1Event 
   return event;
 }
 
-function objectReference(object: KubernetesObject): V1ObjectReference {
+function objectReference(object: KubeObject): V1ObjectReference {
   const m = object.metadata ?? {};
   const ref: V1ObjectReference = {
     apiVersion: object.apiVersion ?? '',

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 
 /** Normal events say what happened; Warning events say something needs attention. */
 export type EventType = 'Normal' | 'Warning';
@@ -22,11 +22,11 @@ export interface EventRecorder {
    * @param related a second object the event involves, if any
    */
   event(
-    regarding: KubernetesObject,
+    regarding: KubeObject,
     type: EventType,
     reason: string,
     action: string,
     note: string,
-    related?: KubernetesObject,
+    related?: KubeObject,
   ): void;
 }

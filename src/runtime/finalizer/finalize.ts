@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
 import { kindRegistry } from '../client/kind.ts';
@@ -45,7 +45,7 @@ export interface FinalizerSteps {
  */
 export async function finalize(
   client: Client,
-  obj: KubernetesObject,
+  obj: KubeObject,
   finalizerName: string,
   steps: FinalizerSteps,
 ): Promise<Result> {
@@ -74,7 +74,7 @@ function canonical(result: Result): Result {
   return requeueOf(result).kind === 'backoff' ? requeue() : result;
 }
 
-async function cleanupReporting(obj: KubernetesObject, steps: FinalizerSteps): Promise<Result> {
+async function cleanupReporting(obj: KubeObject, steps: FinalizerSteps): Promise<Result> {
   try {
     return await steps.cleanup();
   } catch (err) {
@@ -90,10 +90,10 @@ async function cleanupReporting(obj: KubernetesObject, steps: FinalizerSteps): P
  */
 async function patchFinalizers(
   client: Client,
-  obj: KubernetesObject,
+  obj: KubeObject,
   change: (finalizers: readonly string[]) => string[] | undefined,
 ): Promise<void> {
-  let current: KubernetesObject | undefined = obj;
+  let current: KubeObject | undefined = obj;
   let stale = false;
   await retryOnConflict(async () => {
     if (stale) current = await client.direct().get(kindRegistry.kindOf(obj), objectKey(obj));

@@ -1,4 +1,5 @@
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import { eventObjects } from '../event/object-event.ts';
 import { requestKey, type Request } from '../reconcile/request.ts';
@@ -14,7 +15,7 @@ export interface EnqueueForOwnerOptions {
  * controller-runtime's EnqueueRequestForOwner: the handler of `owns(kind)`. On an update both the
  * old and the new owners are reconciled, so an owner that lost its child hears of it too.
  */
-export function enqueueForOwner<T extends KubernetesObject>(
+export function enqueueForOwner<T extends KubeObject>(
   ownerKind: Kind,
   options: EnqueueForOwnerOptions = {},
 ): Handler<T> {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { eventObjects } from '../event/object-event.ts';
 import { requestKey, type Request } from '../reconcile/request.ts';
 import type { Handler } from './handler.ts';
@@ -8,7 +8,7 @@ import type { Handler } from './handler.ts';
  * EnqueueRequestsFromMapFunc: for watches of kinds that are related but not owned (a Secret that
  * several WebApps mount, say). On an update both the old and the new object are mapped.
  */
-export function enqueueFromMap<T extends KubernetesObject>(map: (obj: Readonly<T>) => Request[]): Handler<T> {
+export function enqueueFromMap<T extends KubeObject>(map: (obj: Readonly<T>) => Request[]): Handler<T> {
   return (event) => {
     const requests = new Map<string, Request>();
     for (const object of eventObjects(event)) {

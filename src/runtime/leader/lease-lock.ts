@@ -1,4 +1,5 @@
 import type { V1Lease, V1ObjectMeta } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
 import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { RestConfigSource } from '../config/rest-config-source.ts';
 import { Client, newClient } from '../client/client.ts';
@@ -98,15 +99,16 @@ function leaseSpec(record: LeaderElectionRecord): V1Lease['spec'] {
   };
 }
 
-function versioned(lease: V1Lease): VersionedRecord {
+/** The record of a Lease as read: its MicroTimes are RFC 3339 strings. */
+function versioned(lease: Json<V1Lease>): VersionedRecord {
   const spec = lease.spec ?? {};
   return {
     resourceVersion: lease.metadata?.resourceVersion ?? '',
     record: {
       holderIdentity: spec.holderIdentity ?? '',
       leaseDurationSeconds: spec.leaseDurationSeconds ?? 0,
-      acquireTime: spec.acquireTime ? new Date(spec.acquireTime).getTime() : 0,
-      renewTime: spec.renewTime ? new Date(spec.renewTime).getTime() : 0,
+      acquireTime: spec.acquireTime ? Date.parse(spec.acquireTime) : 0,
+      renewTime: spec.renewTime ? Date.parse(spec.renewTime) : 0,
       leaderTransitions: spec.leaseTransitions ?? 0,
     },
   };

@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
+import type { Json } from '../api/json.ts';
 import { newCache, type Cache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { newClient, type Client } from '../client/client.ts';
@@ -129,7 +130,7 @@ export class Manager {
       cache: this.cache,
       fieldManager: options.fieldManager,
       ...(options.sharding?.selection === 'labels'
-        ? { writeLabels: (obj: KubernetesObject) => this.#shardLabelsFor(obj) }
+        ? { writeLabels: (obj: KubeObject) => this.#shardLabelsFor(obj) }
         : {}),
     });
     this.#rangeMember = this.#newRangeMember();
@@ -285,7 +286,7 @@ export class Manager {
   #builderHost(): ConstructorParameters<typeof ControllerBuilder>[0] {
     return {
       shardedByDefault: this.#options.sharding?.controllers === 'all',
-      informerFor: <T extends KubernetesObject>(kind: Kind<T>, sharded = false): SharedInformer<T> => {
+      informerFor: <T extends KubeObject>(kind: Kind<T>, sharded = false): SharedInformer<Json<T>> => {
         this.#watchedKinds.set(`${kind.apiVersion}/${kind.kind}`, kind);
         if (sharded) this.#cacheShardOf(kind);
         else this.#watchWhole(kind);
@@ -389,7 +390,7 @@ export class Manager {
    * reconciles, which controls it: it must land in this shard's cache at once, where that
    * reconcile looks for it. Writes of a leader-only controller, or for another owner, keep theirs.
    */
-  #shardLabelsFor(obj: KubernetesObject): Record<string, string> | undefined {
+  #shardLabelsFor(obj: KubeObject): Record<string, string> | undefined {
     const sharding = this.#options.sharding;
     const scope = currentShardedReconcile();
     const owner = controllerOf(obj);

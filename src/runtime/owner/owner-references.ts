@@ -1,4 +1,5 @@
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { AlreadyOwnedError } from './already-owned-error.ts';
 
 /** The type of an owner, for owners read from a list (whose items carry no apiVersion and kind). */
@@ -20,11 +21,7 @@ export interface OwnerType {
  * await client.create(deployment);
  * ```
  */
-export function setControllerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
-  ownerType?: OwnerType,
-): void {
+export function setControllerReference(owner: KubeObject, object: KubeObject, ownerType?: OwnerType): void {
   const ref: V1OwnerReference = {
     ...ownerReferenceTo(owner, object, ownerType),
     blockOwnerDeletion: true,
@@ -39,20 +36,12 @@ export function setControllerReference(
  * Adds `owner` to `object`'s owner references without making it the controller: `object` is
  * garbage-collected once all its owners are gone.
  */
-export function setOwnerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
-  ownerType?: OwnerType,
-): void {
+export function setOwnerReference(owner: KubeObject, object: KubeObject, ownerType?: OwnerType): void {
   upsertOwnerReference(object, ownerReferenceTo(owner, object, ownerType));
 }
 
 /** Removes `owner` from `object`'s owner references; throws when it is not among them. */
-export function removeOwnerReference(
-  owner: KubernetesObject,
-  object: KubernetesObject,
-  ownerType?: OwnerType,
-): void {
+export function removeOwnerReference(owner: KubeObject, object: KubeObject, ownerType?: OwnerType): void {
   const refs = object.metadata?.ownerReferences ?? [];
   if (refs.length === 0) throw new Error(`${describe(object)} does not have any owner references`);
   const ref = { ...typeOf(owner, ownerType), name: owner.metadata?.name ?? '', uid: '' };
@@ -63,18 +52,18 @@ export function removeOwnerReference(
 }
 
 /** True when `object` has a controller owner reference. */
-export function hasControllerReference(object: KubernetesObject): boolean {
+export function hasControllerReference(object: KubeObject): boolean {
   return getControllerOf(object) !== undefined;
 }
 
 /** The owner reference of `object`'s controller, or undefined. */
-export function getControllerOf(object: KubernetesObject): V1OwnerReference | undefined {
+export function getControllerOf(object: KubeObject): V1OwnerReference | undefined {
   return object.metadata?.ownerReferences?.find((r) => r.controller === true);
 }
 
 function ownerReferenceTo(
-  owner: KubernetesObject,
-  object: KubernetesObject,
+  owner: KubeObject,
+  object: KubeObject,
   ownerType: OwnerType | undefined,
 ): V1OwnerReference {
   validateOwner(owner, object);
@@ -86,7 +75,7 @@ function ownerReferenceTo(
   return { ...typeOf(owner, ownerType), name: owner.metadata?.name ?? '', uid };
 }
 
-function validateOwner(owner: KubernetesObject, object: KubernetesObject): void {
+function validateOwner(owner: KubeObject, object: KubeObject): void {
   const ownerNamespace = owner.metadata?.namespace ?? '';
   if (ownerNamespace === '') return;
   const objectNamespace = object.metadata?.namespace ?? '';
@@ -102,7 +91,7 @@ function validateOwner(owner: KubernetesObject, object: KubernetesObject): void 
   }
 }
 
-function typeOf(owner: KubernetesObject, ownerType: OwnerType | undefined): OwnerType {
+function typeOf(owner: KubeObject, ownerType: OwnerType | undefined): OwnerType {
   const apiVersion = owner.apiVersion ?? ownerType?.apiVersion;
   const kind = owner.kind ?? ownerType?.kind;
   if (!apiVersion || !kind) {
@@ -114,7 +103,7 @@ function typeOf(owner: KubernetesObject, ownerType: OwnerType | undefined): Owne
 }
 
 /** Replaces a reference to the same object (by group, kind and name), or appends one. */
-function upsertOwnerReference(object: KubernetesObject, ref: V1OwnerReference): void {
+function upsertOwnerReference(object: KubeObject, ref: V1OwnerReference): void {
   const metadata = (object.metadata ??= {});
   const refs = (metadata.ownerReferences ??= []);
   const index = refs.findIndex((r) => referSameObject(r, ref));
@@ -132,7 +121,7 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-function describe(object: KubernetesObject, ownerType?: OwnerType): string {
+function describe(object: KubeObject, ownerType?: OwnerType): string {
   const kind = object.kind ?? ownerType?.kind ?? 'object';
   return `${kind} ${object.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata?.name ?? ''}`;
 }

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Predicate } from './predicate.ts';
 
 /**
@@ -11,23 +11,23 @@ import type { Predicate } from './predicate.ts';
  * mgr.controller(WebAppKind).withEventFilter(generationChanged).complete(reconciler);
  * ```
  */
-export const generationChanged: Predicate<KubernetesObject> = (event) =>
+export const generationChanged: Predicate<KubeObject> = (event) =>
   event.type !== 'update' || event.object.metadata?.generation !== event.oldObject.metadata?.generation;
 
 /**
  * Lets an update through only when `.metadata.resourceVersion` changed: drops the periodic resyncs
  * an informer replays with an unchanged object. Other events pass.
  */
-export const resourceVersionChanged: Predicate<KubernetesObject> = (event) =>
+export const resourceVersionChanged: Predicate<KubeObject> = (event) =>
   event.type !== 'update' ||
   event.object.metadata?.resourceVersion !== event.oldObject.metadata?.resourceVersion;
 
 /** Lets an update through only when `.metadata.labels` changed. Other events pass. */
-export const labelsChanged: Predicate<KubernetesObject> = (event) =>
+export const labelsChanged: Predicate<KubeObject> = (event) =>
   event.type !== 'update' || !sameEntries(event.object.metadata?.labels, event.oldObject.metadata?.labels);
 
 /** Lets an update through only when `.metadata.annotations` changed. Other events pass. */
-export const annotationsChanged: Predicate<KubernetesObject> = (event) =>
+export const annotationsChanged: Predicate<KubeObject> = (event) =>
   event.type !== 'update' ||
   !sameEntries(event.object.metadata?.annotations, event.oldObject.metadata?.annotations);
 

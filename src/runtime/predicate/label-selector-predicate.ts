@@ -1,4 +1,5 @@
-import type { KubernetesObject, V1LabelSelector } from '@kubernetes/client-node';
+import type { V1LabelSelector } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import {
   matchesLabels,
   parseLabelSelector,
@@ -17,7 +18,7 @@ import type { Predicate } from './predicate.ts';
  * labelSelectorPredicate({ matchLabels: { 'app.kubernetes.io/managed-by': 'webapp-operator' } });
  * ```
  */
-export function labelSelectorPredicate(selector: V1LabelSelector | string): Predicate<KubernetesObject> {
+export function labelSelectorPredicate(selector: V1LabelSelector | string): Predicate<KubeObject> {
   const requirements = typeof selector === 'string' ? parseLabelSelector(selector) : requirementsOf(selector);
   return (event) => matchesLabels(requirements, event.object.metadata?.labels);
 }

@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
 import type { EventHandler } from '../cache/event-handler.ts';
 import { SharedInformer } from '../cache/informer.ts';
 import { LeaseKind } from '../client/kinds.ts';
@@ -24,13 +25,13 @@ export interface LiveShardsOptions {
  * What the shard-assignment webhook hashes new objects onto, in every replica, leader or not.
  */
 export class LiveShards {
-  readonly #leases: SharedInformer<V1Lease>;
+  readonly #leases: SharedInformer<Json<V1Lease>>;
   readonly #clock: Clock;
   #ring = new HashRing([]);
 
   constructor(options: LiveShardsOptions) {
     this.#clock = options.clock;
-    this.#leases = new SharedInformer<V1Lease>({
+    this.#leases = new SharedInformer<Json<V1Lease>>({
       kind: LeaseKind,
       transport: options.transport,
       namespaces: [options.leaseNamespace],
@@ -46,7 +47,7 @@ export class LiveShards {
   }
 
   /** Tells `handler` of every change to the ring's Leases. */
-  onChange(handler: EventHandler<V1Lease>): void {
+  onChange(handler: EventHandler<Json<V1Lease>>): void {
     this.#leases.addEventHandler(handler);
   }
 

@@ -1,4 +1,6 @@
-import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Cache } from '../cache/cache.ts';
 import type { ShardSelection } from '../cache/shard-selection.ts';
 import type { Client } from '../client/client.ts';
@@ -79,7 +81,7 @@ export class RangeMember {
   }
 
   /** The hash the server puts `obj` at. */
-  hashOf(obj: KubernetesObject): bigint {
+  hashOf(obj: KubeObject): bigint {
     return fnv1a64((this.#o.key === 'uid' ? obj.metadata?.uid : obj.metadata?.namespace) ?? '');
   }
 
@@ -87,7 +89,7 @@ export class RangeMember {
    * Runs `work` if `obj` is this shard's to reconcile now, else returns undefined without running
    * it; a range is never given up while such work is in flight.
    */
-  async whileOwned<T>(obj: KubernetesObject, work: () => Promise<T>): Promise<T | undefined> {
+  async whileOwned<T>(obj: KubeObject, work: () => Promise<T>): Promise<T | undefined> {
     const hash = this.hashOf(obj);
     if (!inRanges(this.#allowed, hash)) return undefined;
     const token = Symbol('reconcile');
@@ -216,13 +218,13 @@ export class RangeMember {
  * Whether a Lease's update is one shard `self`'s ranges follow: a change of holder, or of another
  * shard's published ranges (its own are what it published). A renewal alone is not.
  */
-function changesRanges(old: V1Lease, lease: V1Lease, self: string): boolean {
+function changesRanges(old: Json<V1Lease>, lease: Json<V1Lease>, self: string): boolean {
   if (old.spec?.holderIdentity !== lease.spec?.holderIdentity) return true;
-  const ranges = (l: V1Lease): string | undefined => l.metadata?.annotations?.[RANGES_ANNOTATION];
+  const ranges = (l: Json<V1Lease>): string | undefined => l.metadata?.annotations?.[RANGES_ANNOTATION];
   return lease.metadata?.name !== self && ranges(old) !== ranges(lease);
 }
 
 /** A live shard: its Lease held by the shard it is named for (not released, not taken over). */
-function isHeldByItsShard(lease: V1Lease): boolean {
+function isHeldByItsShard(lease: Json<V1Lease>): boolean {
   return (lease.spec?.holderIdentity ?? '') !== '' && lease.spec?.holderIdentity === lease.metadata?.name;
 }

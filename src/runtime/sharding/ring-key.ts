@@ -1,4 +1,5 @@
-import type { KubernetesObject, V1OwnerReference } from '@kubernetes/client-node';
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 
 /**
@@ -6,7 +7,7 @@ import type { Kind } from '../client/kind.ts';
  * key. Names only, no uid, so an owner and the objects it controls hash alike from what their
  * owner references say.
  */
-export function ringKeyOf(kind: Kind, obj: KubernetesObject): string {
+export function ringKeyOf(kind: Kind, obj: KubeObject): string {
   return ringKey(kind.group, kind.kind, obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
 }
 
@@ -16,7 +17,7 @@ export function ringKeyOf(kind: Kind, obj: KubernetesObject): string {
  * scoped (no namespace, whatever the object's). Undefined when it has no controller reference:
  * such an object is not assigned.
  */
-export function controllerRingKeyOf(obj: KubernetesObject, ownerKind: Kind): string | undefined {
+export function controllerRingKeyOf(obj: KubeObject, ownerKind: Kind): string | undefined {
   const owner = controllerOf(obj);
   if (!owner) return undefined;
   const namespace = ownerKind.namespaced ? (obj.metadata?.namespace ?? '') : '';
@@ -24,7 +25,7 @@ export function controllerRingKeyOf(obj: KubernetesObject, ownerKind: Kind): str
 }
 
 /** The owner reference with `controller: true`, if any. */
-export function controllerOf(obj: KubernetesObject): V1OwnerReference | undefined {
+export function controllerOf(obj: KubeObject): V1OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((ref) => ref.controller === true);
 }
 

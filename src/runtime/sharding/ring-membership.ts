@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json, JsonInput } from '../api/json.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.ts';
 import type { Client } from '../client/client.ts';
@@ -14,7 +15,7 @@ import type { ShardingMetrics } from './sharding-metrics.ts';
 export interface RingMembershipOptions {
   readonly ring: string;
   /** The ring's Leases, as the sharder's informer holds them. */
-  readonly leases: SharedInformer<V1Lease>;
+  readonly leases: SharedInformer<Json<V1Lease>>;
   /** Where the Leases are, for one the sharder creates to keep a shard name out. */
   readonly leaseNamespace: string;
   /** How long a Lease the sharder takes over keeps its shard out (ms): the shards' lease duration. */
@@ -215,7 +216,7 @@ export class RingMembership {
   }
 
   /** The Lease's state after taking it over when it expired, its state label written. */
-  async #settle(lease: V1Lease): Promise<ShardState> {
+  async #settle(lease: Json<V1Lease>): Promise<ShardState> {
     const now = this.#o.clock.now();
     let state = shardStateOf(lease, now);
     try {
@@ -239,10 +240,10 @@ export class RingMembership {
   }
 
   /** True once the Lease has not been renewed for its duration since the sharder saw it renewed. */
-  #expiredHere(lease: V1Lease): boolean {
+  #expiredHere(lease: Json<V1Lease>): boolean {
     const name = lease.metadata?.name ?? '';
     const spec = lease.spec;
-    const record = `${spec?.holderIdentity ?? ''}|${String(spec?.renewTime ?? '')}|${spec?.leaseDurationSeconds ?? ''}`;
+    const record = `${spec?.holderIdentity ?? ''}|${spec?.renewTime ?? ''}|${spec?.leaseDurationSeconds ?? ''}`;
     const now = this.#o.clock.monotonic();
     const seen = this.#seen.get(name);
     if (seen?.record !== record) {
@@ -257,7 +258,7 @@ export class RingMembership {
    * the shard renewed meanwhile. The shard's elector then cannot renew and, when it comes back,
    * waits out this lease duration before it holds its Lease again.
    */
-  async #takeOver(lease: V1Lease): Promise<void> {
+  async #takeOver(lease: Json<V1Lease>): Promise<void> {
     const { clock, holdDuration } = this.#o;
     const sent = clock.monotonic();
     const now = new MicroTimeDate(clock.now());
@@ -280,7 +281,7 @@ export class RingMembership {
         renewTime: now,
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
-    } satisfies V1Lease);
+    } satisfies JsonInput<V1Lease>);
     this.#noteHeld(name, sent);
   }
 
@@ -307,7 +308,7 @@ export class RingMembership {
     this.#noteHeld(shard, sent);
   }
 
-  async #label(lease: V1Lease, state: ShardState): Promise<void> {
+  async #label(lease: Json<V1Lease>, state: ShardState): Promise<void> {
     await this.#o.client.patch(lease, {
       type: 'merge',
       body: {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { JsonPatchOperation } from '../client/patch.ts';
 import type { AdmissionHandler, AdmissionRequest } from '../webhook/admission-review.ts';
 import { allowed, patched } from '../webhook/admission-responses.ts';
@@ -47,7 +47,7 @@ export function shardAssignmentHandler(options: ShardAssignmentOptions): Admissi
 }
 
 /** The ring key of the created object, named and in the request's namespace; undefined when none. */
-function keyOf(kinds: readonly RingKind[], req: AdmissionRequest, obj: KubernetesObject): string | undefined {
+function keyOf(kinds: readonly RingKind[], req: AdmissionRequest, obj: KubeObject): string | undefined {
   const name = obj.metadata?.name || req.name;
   if (!name) return undefined;
   const named = {

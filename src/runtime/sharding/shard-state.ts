@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
 
 /**
  * A shard's state from its Lease, as the external project defines it: `ready` while held by the
@@ -14,11 +15,11 @@ const ORPHAN_AFTER_MS = 60_000;
 const DEFAULT_LEASE_DURATION_MS = 15_000;
 
 /** The state of the shard `lease` stands for, at wall time `now` (ms). */
-export function shardStateOf(lease: V1Lease, now: number): ShardState {
+export function shardStateOf(lease: Json<V1Lease>, now: number): ShardState {
   const spec = lease.spec;
   const durationMs =
     spec?.leaseDurationSeconds === undefined ? DEFAULT_LEASE_DURATION_MS : spec.leaseDurationSeconds * 1000;
-  const expiry = spec?.renewTime && spec.acquireTime ? new Date(spec.renewTime).getTime() + durationMs : now;
+  const expiry = spec?.renewTime && spec.acquireTime ? Date.parse(spec.renewTime) + durationMs : now;
   const holder = spec?.holderIdentity ?? '';
   if (holder === '' || holder !== lease.metadata?.name) {
     return now >= expiry + ORPHAN_AFTER_MS ? 'orphaned' : 'dead';

@@ -1,4 +1,6 @@
-import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Registry } from 'prom-client';
 import { newCache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
@@ -46,7 +48,7 @@ export interface SharderOptions {
 
 /** One write the sharder decided on in a resync. */
 interface Plan {
-  readonly obj: KubernetesObject;
+  readonly obj: KubeObject;
   readonly kind: Kind;
   readonly action: 'drain' | 'move';
   readonly to?: string;
@@ -82,7 +84,7 @@ export class Sharder {
   readonly #queue: Workqueue<string>;
   /** Reads the ring's objects as metadata: labels and owners are all the sharder looks at. */
   readonly #metadata: ApiReader;
-  readonly #unassigned = new Map<Kind, SharedInformer>();
+  readonly #unassigned = new Map<Kind, SharedInformer<Json<KubeObject>>>();
   /** Monotonic time each object's drain was marked, by queue key, for the hand-over metric. */
   readonly #drainMarks = new Map<string, number>();
   #ring = new HashRing([]);
@@ -159,9 +161,9 @@ export class Sharder {
     }
   }
 
-  #watchUnassigned(informer: SharedInformer, index: number): void {
+  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): void {
     this.#unassigned.set(informer.kind, informer);
-    const add = (obj: KubernetesObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
+    const add = (obj: KubeObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
     informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
   }
 
@@ -261,7 +263,7 @@ export class Sharder {
   }
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
-  async #shardOf(kind: Kind, obj: KubernetesObject, membership: RingMembership): Promise<string | undefined> {
+  async #shardOf(kind: Kind, obj: KubeObject, membership: RingMembership): Promise<string | undefined> {
     if (this.#isRingKind(kind)) return this.#ring.shardFor(ringKeyOf(kind, obj));
     const ref = controllerOf(obj);
     const ownerKind = ref && ringKindOfOwner(this.#o.kinds, ref.apiVersion, ref.kind);
@@ -339,7 +341,7 @@ export class Sharder {
     return plans;
   }
 
-  async #list(kind: Kind, signal: AbortSignal): Promise<KubernetesObject[]> {
+  async #list(kind: Kind, signal: AbortSignal): Promise<KubeObject[]> {
     const namespace = this.#o.namespace;
     return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
   }
@@ -390,11 +392,7 @@ export class Sharder {
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */
-  async #write(
-    obj: KubernetesObject,
-    labels: Record<string, string | null>,
-    signal?: AbortSignal,
-  ): Promise<void> {
+  async #write(obj: KubeObject, labels: Record<string, string | null>, signal?: AbortSignal): Promise<void> {
     await this.#o.client.patch(
       obj,
       mergePatch({ metadata: { resourceVersion: obj.metadata?.resourceVersion, labels } }),
@@ -407,7 +405,7 @@ export class Sharder {
     return this.#o.kinds.some((k) => k.kind === kind);
   }
 
-  #queueKey(kind: Kind, obj: KubernetesObject): string {
+  #queueKey(kind: Kind, obj: KubeObject): string {
     return `${this.#allKinds.indexOf(kind)}|${keyString(objectKey(obj))}`;
   }
 

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Status } from '../client/api-error.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
 import { isRecord, reviewRequest, type Review } from './review-envelope.ts';
@@ -7,7 +7,7 @@ import { isRecord, reviewRequest, type Review } from './review-envelope.ts';
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 /** What the API server asks an admission webhook about: the `request` of an AdmissionReview v1. */
-export interface AdmissionRequest<T extends KubernetesObject = KubernetesObject> {
+export interface AdmissionRequest<T extends KubeObject = KubeObject> {
   readonly uid: string;
   /** The kind of `object`, as the webhook registered for it. */
   readonly kind: { readonly group: string; readonly version: string; readonly kind: string };

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { ConversionResponse, ConversionReview } from './conversion-review.ts';
 import { groupKindOf, type HubConverter } from './conversion.ts';
 
@@ -22,7 +22,7 @@ export function convertReview(
   }
 }
 
-function converterOf(converters: ReadonlyMap<string, HubConverter>, obj: KubernetesObject): HubConverter {
+function converterOf(converters: ReadonlyMap<string, HubConverter>, obj: KubeObject): HubConverter {
   const apiVersion = obj.apiVersion ?? '';
   const slash = apiVersion.lastIndexOf('/');
   const groupKind = groupKindOf(slash < 0 ? '' : apiVersion.slice(0, slash), obj.kind ?? '');

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
 import { isRecord, reviewRequest, type Review } from './review-envelope.ts';
 
@@ -6,13 +6,13 @@ import { isRecord, reviewRequest, type Review } from './review-envelope.ts';
 export type ConversionReview = Review<{
   readonly uid: string;
   readonly desiredAPIVersion: string;
-  readonly objects: readonly KubernetesObject[];
+  readonly objects: readonly KubeObject[];
 }>;
 
 /** The answer: every object converted, or a Failure with the reason. */
 export type ConversionResponse =
   | {
-      readonly convertedObjects: readonly KubernetesObject[];
+      readonly convertedObjects: readonly KubeObject[];
       readonly result: { readonly status: 'Success' };
     }
   | {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 
 /**
@@ -7,16 +7,13 @@ import type { Kind } from '../client/kind.ts';
  * get a copy they may change; `apiVersion`, `kind` and the metadata the API server does not let a
  * conversion change (all but labels and annotations) are set on the result for them.
  */
-export interface SpokeConversion<Hub extends KubernetesObject, Spoke extends KubernetesObject> {
+export interface SpokeConversion<Hub extends KubeObject, Spoke extends KubeObject> {
   convertTo(spoke: Spoke): Hub;
   convertFrom(hub: Hub): Spoke;
 }
 
 /** The spokes of a hub, by version: `{ v2: { convertTo, convertFrom } }`. */
-export type SpokeConversions<
-  Hub extends KubernetesObject,
-  Spokes extends Record<string, KubernetesObject>,
-> = {
+export type SpokeConversions<Hub extends KubeObject, Spokes extends Record<string, KubeObject>> = {
   readonly [Version in keyof Spokes]: SpokeConversion<Hub, Spokes[Version]>;
 };
 
@@ -31,12 +28,9 @@ export class ConversionError extends Error {
  */
 export class HubConverter {
   readonly #hub: Kind;
-  readonly #spokes: ReadonlyMap<string, SpokeConversion<KubernetesObject, KubernetesObject>>;
+  readonly #spokes: ReadonlyMap<string, SpokeConversion<KubeObject, KubeObject>>;
 
-  constructor(
-    hub: Kind,
-    spokes: Readonly<Record<string, SpokeConversion<KubernetesObject, KubernetesObject>>>,
-  ) {
+  constructor(hub: Kind, spokes: Readonly<Record<string, SpokeConversion<KubeObject, KubeObject>>>) {
     if (Object.hasOwn(spokes, hub.version))
       throw new Error(`${hub.kind} ${hub.version} is the hub: it cannot also be a spoke`);
     this.#hub = hub;
@@ -49,7 +43,7 @@ export class HubConverter {
   }
 
   /** `obj` as `desiredApiVersion`; an object already at that version is returned as it is. */
-  convert(obj: KubernetesObject, desiredApiVersion: string): KubernetesObject {
+  convert(obj: KubeObject, desiredApiVersion: string): KubeObject {
     const from = this.#versionOf(obj.apiVersion ?? '');
     const to = this.#versionOf(desiredApiVersion);
     if (from === to) return obj;
@@ -57,7 +51,7 @@ export class HubConverter {
     return to === this.#hub.version ? hub : this.#fromHub(to, hub);
   }
 
-  #toHub(version: string, obj: KubernetesObject): KubernetesObject {
+  #toHub(version: string, obj: KubeObject): KubeObject {
     const hub = this.#spoke(version).convertTo(structuredClone(obj));
     return {
       ...hub,
@@ -67,7 +61,7 @@ export class HubConverter {
     };
   }
 
-  #fromHub(version: string, hub: KubernetesObject): KubernetesObject {
+  #fromHub(version: string, hub: KubeObject): KubeObject {
     const spoke = this.#spoke(version).convertFrom(structuredClone(hub));
     return {
       ...spoke,
@@ -77,7 +71,7 @@ export class HubConverter {
     };
   }
 
-  #spoke(version: string): SpokeConversion<KubernetesObject, KubernetesObject> {
+  #spoke(version: string): SpokeConversion<KubeObject, KubeObject> {
     const spoke = this.#spokes.get(version);
     if (!spoke) throw new ConversionError(`${this.groupKind} has no conversion for version ${version}`);
     return spoke;
@@ -101,7 +95,7 @@ export class HubConverter {
  * The API server refuses a conversion that changes metadata other than labels and annotations:
  * the rest is the source's, so a conversion that forgets to copy it still works.
  */
-function keptMetadata(source: KubernetesObject, converted: KubernetesObject): KubernetesObject['metadata'] {
+function keptMetadata(source: KubeObject, converted: KubeObject): KubeObject['metadata'] {
   if (!converted.metadata) return source.metadata;
   const { labels, annotations } = converted.metadata;
   const metadata = { ...source.metadata };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { loadAll } from 'js-yaml';
 import type { Client } from '../client/client.ts';
 import { pointAtWebhookServer, type WebhookTarget } from './local-webhook-configuration.ts';
@@ -16,17 +16,17 @@ export async function installLocalWebhooks(
   client: Client,
   server: WebhookTarget,
   manifestsPath: string,
-): Promise<KubernetesObject[]> {
+): Promise<KubeObject[]> {
   const text = await readFile(manifestsPath, 'utf8').catch((err: unknown) => {
     throw new Error(
       `cannot read the webhook manifests ${manifestsPath} (run \`tsoperator manifests\` first)`,
       { cause: err },
     );
   });
-  const manifests = (loadAll(text) as (KubernetesObject | null)[]).filter(
-    (m): m is KubernetesObject => m !== null && CONFIGURATION_KINDS.has(m.kind ?? ''),
+  const manifests = (loadAll(text) as (KubeObject | null)[]).filter(
+    (m): m is KubeObject => m !== null && CONFIGURATION_KINDS.has(m.kind ?? ''),
   );
-  const applied: KubernetesObject[] = [];
+  const applied: KubeObject[] = [];
   for (const manifest of manifests)
     applied.push(await client.apply(pointAtWebhookServer(manifest, server), { force: true }));
   return applied;

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import { CONVERT_PATH } from './webhook-paths.ts';
 import type { WebhookClientConfig } from './webhook-server.ts';
 
@@ -25,7 +25,7 @@ export interface WebhookTarget {
  * for (const manifest of generatedManifests) await client.apply(pointAtWebhookServer(manifest, mgr.webhookServer));
  * ```
  */
-export function pointAtWebhookServer<T extends KubernetesObject>(manifest: T, target: WebhookTarget): T {
+export function pointAtWebhookServer<T extends KubeObject>(manifest: T, target: WebhookTarget): T {
   const copy = structuredClone(manifest) as T & {
     webhooks?: { clientConfig?: ManifestClientConfig }[];
     spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: ManifestClientConfig } } };

@@ -1,4 +1,5 @@
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { AdmissionHandler, AdmissionRequest } from './admission-review.ts';
 import { allowed, deniedBy } from './admission-responses.ts';
 import { MalformedRequestError } from './malformed-request-error.ts';
@@ -13,6 +14,7 @@ export type Warnings = readonly string[] | void;
 /**
  * Admits or refuses objects, as controller-runtime's CustomValidator: return warnings to admit,
  * throw a ValidationError (the fields at fault) or any Error to refuse. A missing method admits.
+ * Objects come as the API server sent them, `Json<T>`.
  *
  * @example
  * ```ts
@@ -27,18 +29,20 @@ export type Warnings = readonly string[] | void;
  * };
  * ```
  */
-export interface CustomValidator<T extends KubernetesObject> {
-  validateCreate?(obj: T, req: AdmissionRequest<T>): Warnings | Promise<Warnings>;
-  validateUpdate?(oldObj: T, newObj: T, req: AdmissionRequest<T>): Warnings | Promise<Warnings>;
-  validateDelete?(obj: T, req: AdmissionRequest<T>): Warnings | Promise<Warnings>;
+export interface CustomValidator<T extends KubeObject> {
+  validateCreate?(obj: Json<T>, req: AdmissionRequest<Json<T>>): Warnings | Promise<Warnings>;
+  validateUpdate?(
+    oldObj: Json<T>,
+    newObj: Json<T>,
+    req: AdmissionRequest<Json<T>>,
+  ): Warnings | Promise<Warnings>;
+  validateDelete?(obj: Json<T>, req: AdmissionRequest<Json<T>>): Warnings | Promise<Warnings>;
 }
 
 /** The admission handler of a validator. CONNECT is admitted. */
-export function validatingHandler<T extends KubernetesObject>(
-  validator: CustomValidator<T>,
-): AdmissionHandler {
+export function validatingHandler<T extends KubeObject>(validator: CustomValidator<T>): AdmissionHandler {
   return async (request) => {
-    const req = request as AdmissionRequest<T>;
+    const req = request as AdmissionRequest<Json<T>>;
     try {
       return allowed((await validate(validator, req)) ?? []);
     } catch (err) {
@@ -47,9 +51,9 @@ export function validatingHandler<T extends KubernetesObject>(
   };
 }
 
-function validate<T extends KubernetesObject>(
+function validate<T extends KubeObject>(
   validator: CustomValidator<T>,
-  req: AdmissionRequest<T>,
+  req: AdmissionRequest<Json<T>>,
 ): Warnings | Promise<Warnings> {
   switch (req.operation) {
     case 'CREATE':
@@ -63,7 +67,10 @@ function validate<T extends KubernetesObject>(
   }
 }
 
-function required<T extends KubernetesObject>(req: AdmissionRequest<T>, field: 'object' | 'oldObject'): T {
+function required<T extends KubeObject>(
+  req: AdmissionRequest<Json<T>>,
+  field: 'object' | 'oldObject',
+): Json<T> {
   const obj = req[field];
   if (!obj) throw new MalformedRequestError(`the ${req.operation} request has no ${field}`);
   return structuredClone(obj);

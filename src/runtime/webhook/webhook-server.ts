@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import type { RunningServer } from '../server/http-server.ts';
 import { startSecureServer } from '../server/secure-server.ts';
@@ -61,12 +61,12 @@ export class WebhookServer {
   }
 
   /** Serves `defaulter` on the kind's mutate path, and returns the path. */
-  registerDefaulter<T extends KubernetesObject>(kind: Kind<T>, defaulter: CustomDefaulter<T>): string {
+  registerDefaulter<T extends KubeObject>(kind: Kind<T>, defaulter: CustomDefaulter<T>): string {
     return this.register(mutatePath(kind), defaultingHandler(defaulter));
   }
 
   /** Serves `validator` on the kind's validate path, and returns the path. */
-  registerValidator<T extends KubernetesObject>(kind: Kind<T>, validator: CustomValidator<T>): string {
+  registerValidator<T extends KubeObject>(kind: Kind<T>, validator: CustomValidator<T>): string {
     return this.register(validatePath(kind), validatingHandler(validator));
   }
 
@@ -74,7 +74,7 @@ export class WebhookServer {
    * Converts the kind of `hub` between its hub version and each spoke version on `/convert`, and
    * returns the path. The spokes' types are inferred from their functions.
    */
-  registerConversion<Hub extends KubernetesObject, Spokes extends Record<string, KubernetesObject>>(
+  registerConversion<Hub extends KubeObject, Spokes extends Record<string, KubeObject>>(
     hub: Kind<Hub>,
     spokes: SpokeConversions<Hub, Spokes>,
   ): string {

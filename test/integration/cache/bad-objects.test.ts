@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { stripManagedFields } from '../../../src/runtime/cache/transform.ts';
@@ -65,7 +66,7 @@ describe('an informer whose index or transform throws on one object', () => {
       transport,
       namespaces: [ns],
       logger: createLogger({ write: (line) => lines.push(line) }),
-      transform: (obj: KubernetesObject) => {
+      transform: (obj: KubeObject) => {
         if ((obj as V1ConfigMap).data?.['boom'] === 'transform') throw new Error('cannot transform this one');
         return stripManagedFields(obj);
       },

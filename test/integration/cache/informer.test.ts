@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
@@ -133,7 +134,7 @@ describe('informer cache against a real API server', () => {
       name,
       uid: owner.metadata?.uid ?? '',
     });
-    const gadget = (i: number): KubernetesObject =>
+    const gadget = (i: number): KubeObject =>
       ({
         apiVersion: 'test.tsoperator.dev/v1',
         kind: 'Gadget',
@@ -144,7 +145,7 @@ describe('informer cache against a real API server', () => {
           ...(i % 50 === 7 ? { ownerReferences: [ownerRef('owner'), ownerRef('owner-too')] } : {}),
         },
         spec: { size: i, tags: Array.from({ length: 8 }, (_, t) => `tag-${t}-${'x'.repeat(20)}`) },
-      }) as KubernetesObject;
+      }) as KubeObject;
     const names = Array.from({ length: 400 }, (_, i) => i);
     for (let i = 0; i < names.length; i += 20)
       await Promise.all(names.slice(i, i + 20).map((n) => admin.create(gadget(n))));
@@ -161,7 +162,7 @@ describe('informer cache against a real API server', () => {
     );
     const { cache } = await startedCache({ namespaces: [ns] });
     const cached = await cache.listAll(GadgetKind, { namespace: ns });
-    const byName = (items: KubernetesObject[]): KubernetesObject[] =>
+    const byName = (items: KubeObject[]): KubeObject[] =>
       [...items].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
     const withoutManagedFields = served.map((g) => ({
       ...g,
@@ -359,7 +360,7 @@ describe('informer cache against a real API server', () => {
     const client = newClient({ kubeConfig: env.kubeConfig, cache });
     const key = { namespace: ns, name: 'ryw' };
     assert.equal(await client.get(ConfigMapKind, key), undefined);
-    let current: KubernetesObject = await client.create(configMap(ns, 'ryw', { n: '0' }));
+    let current: KubeObject = await client.create(configMap(ns, 'ryw', { n: '0' }));
     for (let i = 1; i <= 200; i++) {
       const read = await client.get(ConfigMapKind, key);
       assert.equal(

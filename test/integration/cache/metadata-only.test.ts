@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache } from '../../../src/runtime/cache/cache.ts';
 import { ApiReader } from '../../../src/runtime/client/api-reader.ts';
@@ -16,7 +16,7 @@ import { WidgetKind, widgetsCrd } from '../controller/support.ts';
 const NAMESPACE = 'metadata';
 
 /** Only apiVersion, kind and metadata, without managedFields: nothing of spec or status. */
-function assertMetadataOnly(obj: KubernetesObject | undefined, name: string): void {
+function assertMetadataOnly(obj: KubeObject | undefined, name: string): void {
   assert.ok(obj, `${name} is there`);
   assert.deepEqual(Object.keys(obj).sort(), ['apiVersion', 'kind', 'metadata']);
   assert.equal(obj.apiVersion, WidgetKind.apiVersion);
@@ -48,7 +48,7 @@ describe('metadata-only reads (PartialObjectMetadata) of a custom resource', () 
   });
 
   it('is answered by the API server in PartialObjectMetadata: spec and status never leave it', async () => {
-    const list = await transport.request<{ kind?: string; items?: KubernetesObject[] }>({
+    const list = await transport.request<{ kind?: string; items?: KubeObject[] }>({
       method: 'GET',
       path: resourcePath(WidgetKind, NAMESPACE),
       accept: PARTIAL_OBJECT_METADATA_LIST,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache, type Cache, type CacheOptions } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
@@ -55,7 +56,8 @@ describe('read-your-writes on a real API server', () => {
     metadata: { name, namespace: ns, labels },
     data,
   });
-  const names = (items: readonly V1ConfigMap[]): string[] => items.map((c) => c.metadata?.name ?? '').sort();
+  const names = (items: readonly Json<V1ConfigMap>[]): string[] =>
+    items.map((c) => c.metadata?.name ?? '').sort();
   const reading = async (
     kubeConfig: KubeConfig,
     options: Omit<CacheOptions, 'transport'>,

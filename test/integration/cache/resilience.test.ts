@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
@@ -56,7 +57,7 @@ describe('informer cache through 410 Gone and API server crashes', () => {
     return { cache, transport, handler };
   };
   /** `namespace/name@resourceVersion` of each object, sorted: equal lists mean equal content. */
-  const versions = (items: V1ConfigMap[]): string[] =>
+  const versions = (items: Json<V1ConfigMap>[]): string[] =>
     items.map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`).sort();
   const sameAsServer = async (cache: Cache, ns: string): Promise<boolean> => {
     const [cached, served] = [

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
-import type { KubernetesObject, V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import {
   ApiError,
@@ -27,7 +28,7 @@ import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { retryOnConflict } from '../../../src/runtime/client/retry-on-conflict.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 
-interface Widget extends KubernetesObject {
+interface Widget extends KubeObject {
   spec?: { size?: number; tags?: string[] };
   status?: { ready?: boolean };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { Registry } from 'prom-client';
 import { newClient } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
@@ -11,7 +11,7 @@ import { createLogger, silentLogger, type LogLevel } from '../../../src/runtime/
 
 export const widgetsCrd = join(import.meta.dirname, 'testdata', 'widgets.yaml');
 
-export interface Widget extends KubernetesObject {
+export interface Widget extends KubeObject {
   spec?: { size?: number; mode?: string };
   status?: { reconciles?: number; observedGeneration?: number; lastSeen?: Date | string };
 }

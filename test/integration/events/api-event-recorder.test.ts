@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { EventsV1Event, V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
@@ -22,7 +23,7 @@ describe('ApiEventRecorder on the API server', () => {
   after(() => env.stop());
 
   /** A fresh namespace with one ConfigMap in it, so each test reads only its own events. */
-  const subject = async (): Promise<V1ConfigMap> => {
+  const subject = async (): Promise<Json<V1ConfigMap>> => {
     const namespace = `events-${++namespaces}`;
     await client.create<V1Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     return client.create<V1ConfigMap>({
@@ -31,7 +32,7 @@ describe('ApiEventRecorder on the API server', () => {
       metadata: { name: 'settings', namespace },
     });
   };
-  const eventsIn = async (namespace: string | undefined): Promise<EventsV1Event[]> =>
+  const eventsIn = async (namespace: string | undefined): Promise<Json<EventsV1Event>[]> =>
     (await client.list(EventKind, { namespace: namespace ?? '' })).items.sort((a, b) =>
       (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
     );

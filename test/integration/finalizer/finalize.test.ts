@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind, EventKind } from '../../../src/runtime/client/kinds.ts';
@@ -22,13 +23,13 @@ describe('finalize on the API server', () => {
   });
   after(() => env.stop());
 
-  const live = (): Promise<V1ConfigMap> =>
+  const live = (): Promise<Json<V1ConfigMap>> =>
     client.create<V1ConfigMap>({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: `cm-${++objects}`, namespace: 'default' },
     });
-  const read = (cm: V1ConfigMap): Promise<V1ConfigMap | undefined> =>
+  const read = (cm: Json<V1ConfigMap>): Promise<Json<V1ConfigMap> | undefined> =>
     client.direct().get(ConfigMapKind, { namespace: 'default', name: cm.metadata?.name ?? '' });
 
   /** Counts the calls of each step; cleanup answers with `cleanupResult`. */
@@ -48,7 +49,7 @@ describe('finalize on the API server', () => {
   };
 
   /** Adds the finalizer through finalize, deletes the object, and returns it as read back. */
-  const terminating = async (): Promise<V1ConfigMap> => {
+  const terminating = async (): Promise<Json<V1ConfigMap>> => {
     const cm = await live();
     await finalize(client, cm, F, steps());
     await client.delete(cm);
@@ -153,7 +154,10 @@ describe('finalize on the API server', () => {
 
   it('does nothing on deletion when its finalizer is not there', async () => {
     const cm = await live();
-    const deleting: V1ConfigMap = { ...cm, metadata: { ...cm.metadata, deletionTimestamp: new Date() } };
+    const deleting: Json<V1ConfigMap> = {
+      ...cm,
+      metadata: { ...cm.metadata, deletionTimestamp: new Date().toISOString() },
+    };
     const s = steps();
     assert.deepEqual(await finalize(client, deleting, F, s), done());
     assert.deepEqual(s.calls, { apply: 0, cleanup: 0 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { promisify } from 'node:util';
 import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { Registry } from 'prom-client';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { SecretKind } from '../../../src/runtime/client/kinds.ts';
@@ -46,7 +47,7 @@ async function applySecret(): Promise<void> {
  * that carries a credential, which the controller then logs.
  */
 class SecretReconciler {
-  readonly seen: V1Secret[] = [];
+  readonly seen: Json<V1Secret>[] = [];
   readonly #mgr: Manager;
 
   constructor(mgr: Manager) {

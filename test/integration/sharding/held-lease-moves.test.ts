@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { Environment } from '../../../src/envtest/index.ts';
@@ -222,7 +223,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     }, 'the admission policy in force');
     await client.create(shardLease(clock, RING, 'present', 'present', 3600));
     await client.create(shardLease(clock, RING, 'back', '', 1));
-    const lease = (): Promise<V1Lease | undefined> =>
+    const lease = (): Promise<Json<V1Lease> | undefined> =>
       client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     const sharder = widgetSharder(RING, transport, clock);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
 import type { Environment } from '../../../src/envtest/index.ts';
@@ -37,7 +38,7 @@ describe("moving a shard's objects away without a drain", () => {
     await env.stop();
   });
 
-  function lease(): Promise<V1Lease | undefined> {
+  function lease(): Promise<Json<V1Lease> | undefined> {
     return client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'gone' });
   }
 

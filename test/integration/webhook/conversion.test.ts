@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { Registry } from 'prom-client';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
@@ -22,7 +22,7 @@ const NAMESPACE = 'default';
 const GENERATED = 200;
 
 /** What conversion must keep: labels, annotations and spec, as JSON. */
-function view(obj: KubernetesObject & { spec?: unknown }): unknown {
+function view(obj: KubeObject & { spec?: unknown }): unknown {
   return JSON.parse(
     JSON.stringify({ labels: obj.metadata?.labels, annotations: obj.metadata?.annotations, spec: obj.spec }),
   );
@@ -182,12 +182,12 @@ function env(random: SeededRandom): Record<string, string> {
   );
 }
 
-function metadata(random: SeededRandom, name: string): KubernetesObject['metadata'] {
+function metadata(random: SeededRandom, name: string): KubeObject['metadata'] {
   const labels = maybe(random, () => ({ app: word(random).replace(/[^a-z]/gi, 'q') }));
   const annotations = maybe(random, () => ({ 'example.org/note': word(random) }));
   return JSON.parse(
     JSON.stringify({ name, namespace: NAMESPACE, labels, annotations }),
-  ) as KubernetesObject['metadata'];
+  ) as KubeObject['metadata'];
 }
 
 function randomV1(random: SeededRandom, name: string): WebApp {

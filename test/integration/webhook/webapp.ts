@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { loadAll } from 'js-yaml';
 import type { Environment } from '../../../src/envtest/index.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
@@ -15,12 +15,12 @@ import { ValidationError } from '../../../src/runtime/webhook/validation-error.t
 import type { CustomValidator } from '../../../src/runtime/webhook/validator.ts';
 
 /** The hub version. */
-export interface WebApp extends KubernetesObject {
+export interface WebApp extends KubeObject {
   spec?: { replicas?: number; image?: string; ports?: number[]; env?: Record<string, string> };
 }
 
 /** A spoke: `replicas` is `instances`, image and ports moved into `container`, env is a list, and `strategy` is new. */
-export interface WebAppV2 extends KubernetesObject {
+export interface WebAppV2 extends KubeObject {
   spec?: {
     instances?: number;
     container?: { image?: string; ports?: { port: number }[] };
@@ -108,9 +108,9 @@ export const webAppV2Conversion: SpokeConversion<WebApp, WebAppV2> = {
 };
 
 function withAnnotations(
-  metadata: KubernetesObject['metadata'],
+  metadata: KubeObject['metadata'],
   annotations: Record<string, string>,
-): KubernetesObject['metadata'] {
+): KubeObject['metadata'] {
   const rest = { ...metadata };
   delete rest.annotations;
   return Object.keys(annotations).length ? { ...rest, annotations } : rest;
@@ -121,8 +121,8 @@ function defined<T extends object>(obj: T): T {
 }
 
 /** Reads the manifests of a testdata YAML file pointed at `target`, as `npm start` and envtest suites do. */
-async function manifestsPointingAt(path: string, target: WebhookTarget): Promise<KubernetesObject[]> {
-  const manifests = loadAll(await readFile(path, 'utf8')) as KubernetesObject[];
+async function manifestsPointingAt(path: string, target: WebhookTarget): Promise<KubeObject[]> {
+  const manifests = loadAll(await readFile(path, 'utf8')) as KubeObject[];
   return manifests.map((m) => pointAtWebhookServer(m, target));
 }
 

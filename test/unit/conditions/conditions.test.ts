@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { V1Condition } from '@kubernetes/client-node';
+import type { Condition } from '../../../src/runtime/api/types.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import {
   findStatusCondition,
@@ -15,23 +15,25 @@ import {
 } from '../../../src/runtime/conditions/object-conditions.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+/** `ms` as metav1.Time writes it, and as conditions hold it: RFC 3339 to the second. */
+const at = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 describe('setStatusCondition', () => {
   it('adds a new condition stamped with the clock, to the second', () => {
     const clock = new FakeClock(T0 + 750);
-    const conditions: V1Condition[] = [];
+    const conditions: Condition[] = [];
     assert.equal(
       setStatusCondition(conditions, { type: 'Ready', status: 'False', reason: 'Starting' }, clock),
       true,
     );
     assert.deepEqual(conditions, [
-      { type: 'Ready', status: 'False', reason: 'Starting', message: '', lastTransitionTime: new Date(T0) },
+      { type: 'Ready', status: 'False', reason: 'Starting', message: '', lastTransitionTime: at(T0) },
     ]);
   });
 
   it('keeps lastTransitionTime while the status stays, and updates reason, message and observedGeneration', () => {
     const clock = new FakeClock(T0);
-    const conditions: V1Condition[] = [];
+    const conditions: Condition[] = [];
     setStatusCondition(
       conditions,
       { type: 'Ready', status: 'False', reason: 'Starting', observedGeneration: 1 },
@@ -51,23 +53,23 @@ describe('setStatusCondition', () => {
         reason: 'Waiting',
         message: 'pods pending',
         observedGeneration: 2,
-        lastTransitionTime: new Date(T0),
+        lastTransitionTime: at(T0),
       },
     ]);
   });
 
   it('moves lastTransitionTime when the status changes', () => {
     const clock = new FakeClock(T0);
-    const conditions: V1Condition[] = [];
+    const conditions: Condition[] = [];
     setStatusCondition(conditions, { type: 'Ready', status: 'False', reason: 'Starting' }, clock);
     clock.advance(30_000);
     setStatusCondition(conditions, { type: 'Ready', status: 'True', reason: 'Started' }, clock);
-    assert.deepEqual(findStatusCondition(conditions, 'Ready')?.lastTransitionTime, new Date(T0 + 30_000));
+    assert.deepEqual(findStatusCondition(conditions, 'Ready')?.lastTransitionTime, at(T0 + 30_000));
   });
 
   it('reports no change when the same condition is set again', () => {
     const clock = new FakeClock(T0);
-    const conditions: V1Condition[] = [];
+    const conditions: Condition[] = [];
     const condition = {
       type: 'Ready',
       status: 'True',
@@ -78,32 +80,42 @@ describe('setStatusCondition', () => {
     setStatusCondition(conditions, condition, clock);
     clock.advance(5_000);
     assert.equal(setStatusCondition(conditions, condition, clock), false);
-    assert.deepEqual(conditions[0]?.lastTransitionTime, new Date(T0));
+    assert.deepEqual(conditions[0]?.lastTransitionTime, at(T0));
   });
 
-  it('takes an explicit lastTransitionTime', () => {
-    const conditions: V1Condition[] = [];
-    const at = new Date(T0 - 3_600_000);
+  it('takes an explicit lastTransitionTime: a Date is written as metav1.Time, to the second', () => {
+    const conditions: Condition[] = [];
     setStatusCondition(conditions, {
       type: 'Ready',
       status: 'True',
       reason: 'Started',
-      lastTransitionTime: at,
+      lastTransitionTime: new Date(T0 - 3_600_000 + 250),
     });
-    assert.equal(conditions[0]?.lastTransitionTime, at);
+    assert.equal(conditions[0]?.lastTransitionTime, '2026-01-01T11:00:00Z');
+  });
+
+  it('takes an explicit lastTransitionTime string as it is', () => {
+    const conditions: Condition[] = [];
+    setStatusCondition(conditions, {
+      type: 'Ready',
+      status: 'True',
+      reason: 'Started',
+      lastTransitionTime: '2025-12-31T23:59:59Z',
+    });
+    assert.equal(conditions[0]?.lastTransitionTime, '2025-12-31T23:59:59Z');
   });
 });
 
 describe('condition queries and removal', () => {
-  const conditions = (): V1Condition[] => [
-    { type: 'Ready', status: 'True', reason: 'Started', message: '', lastTransitionTime: new Date(T0) },
-    { type: 'Degraded', status: 'False', reason: 'AllGood', message: '', lastTransitionTime: new Date(T0) },
+  const conditions = (): Condition[] => [
+    { type: 'Ready', status: 'True', reason: 'Started', message: '', lastTransitionTime: at(T0) },
+    { type: 'Degraded', status: 'False', reason: 'AllGood', message: '', lastTransitionTime: at(T0) },
     {
       type: 'Progressing',
       status: 'Unknown',
       reason: 'Pending',
       message: '',
-      lastTransitionTime: new Date(T0),
+      lastTransitionTime: at(T0),
     },
   ];
 
@@ -147,7 +159,7 @@ describe('setCondition on an object', () => {
         reason: 'Reconciled',
         message: '',
         observedGeneration: 4,
-        lastTransitionTime: new Date(T0),
+        lastTransitionTime: at(T0),
       },
     ]);
   });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../../../src/runtime/api/json.ts';
 import { isAvailable, shardStateOf } from '../../../src/runtime/sharding/shard-state.ts';
 
-function lease(holder: string, renewedAt: number): V1Lease {
-  const time = new Date(renewedAt);
+/** A Lease as read from the API server: its MicroTimes are strings. */
+function lease(holder: string, renewedAt: number): Json<V1Lease> {
+  const time = new Date(renewedAt).toISOString();
   return {
     metadata: { name: 'shard-a' },
     spec: { holderIdentity: holder, leaseDurationSeconds: 10, acquireTime: time, renewTime: time },
