@@ -19,3 +19,9 @@ export async function userEdit(
   }
   await writeFile(file, text);
 }
+
+/** Adds text at the end of a file of a sample project, as its user adds code below the scaffold's. */
+export async function appendTo(project: string, path: string, text: string): Promise<void> {
+  const file = join(project, path);
+  await writeFile(file, `${await readFile(file, 'utf8')}${text}`);
+}

@@ -15,3 +15,4 @@ export { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion, type KubernetesVers
 export { CONTROL_PLANE_BINARIES } from './binaries.ts';
 export { installWebhooks, type LocalWebhookServer } from './webhooks.ts';
 export { installConversionCrds } from './conversion-crds.ts';
+export { eventually, consistently, type PollOptions } from './eventually.ts';

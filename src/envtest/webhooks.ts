@@ -11,6 +11,11 @@ export interface LocalWebhookServer {
   readonly url: string;
   /** The PEM certificate of the CA that signed the server's certificate. */
   readonly caBundle: string;
+  /**
+   * The paths it serves (`mgr.webhookServer.paths`): webhooks at other paths are not installed, as
+   * the API server would call them and fail. Default: every webhook of the manifests.
+   */
+  readonly paths?: readonly string[];
 }
 
 /**
@@ -45,5 +50,6 @@ export function localTarget(server: LocalWebhookServer): WebhookTarget {
       url: `${server.url}${path}`,
       caBundle: Buffer.from(server.caBundle).toString('base64'),
     }),
+    ...(server.paths === undefined ? {} : { paths: server.paths }),
   };
 }

@@ -11,6 +11,11 @@ interface ManifestClientConfig {
 /** Where the webhooks of a manifest can be sent: a started WebhookServer with its generated CA. */
 export interface WebhookTarget {
   clientConfig(path: string): WebhookClientConfig;
+  /**
+   * The paths the target serves: a webhook at another path is left out, as the API server would
+   * call it and fail (a test serving one version's webhooks). Default: every path.
+   */
+  readonly paths?: readonly string[];
 }
 
 /**
@@ -31,7 +36,9 @@ export function pointAtWebhookServer<T extends KubeObject>(manifest: T, target: 
     spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: ManifestClientConfig } } };
   };
   if (copy.kind === 'MutatingWebhookConfiguration' || copy.kind === 'ValidatingWebhookConfiguration') {
-    for (const webhook of copy.webhooks ?? [])
+    const served = (path: string): boolean => target.paths === undefined || target.paths.includes(path);
+    copy.webhooks = (copy.webhooks ?? []).filter((webhook) => served(pathOf(webhook.clientConfig) ?? '/'));
+    for (const webhook of copy.webhooks)
       webhook.clientConfig = target.clientConfig(pathOf(webhook.clientConfig) ?? '/');
   }
   const conversion = copy.kind === 'CustomResourceDefinition' ? copy.spec?.conversion : undefined;

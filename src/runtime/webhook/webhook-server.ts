@@ -98,6 +98,11 @@ export class WebhookServer {
     return this.#admission.size > 0 || this.#converters.size > 0;
   }
 
+  /** The paths this server answers on: its admission webhooks, and the conversion path. */
+  get paths(): readonly string[] {
+    return this.#paths();
+  }
+
   /** `https://host:port` once started. */
   get url(): string | undefined {
     return this.#url;

@@ -18,7 +18,7 @@ import { spokeTest } from './conversion-test-objects.ts';
 import { findSpokes, findWebhookResource } from './find-webhook-resource.ts';
 import { readKindShapes, type KindShape } from './kind-shape.ts';
 import { stageWebhookConfig } from './stage-webhook-config.ts';
-import { LABEL_VALUE_MAX_LENGTH, kindExamples } from './webhook-examples.ts';
+import { LABEL_VALUE_MAX_LENGTH, kindExamples, type WrittenWebhooks } from './webhook-examples.ts';
 import type { CreateWebhookOptions, SpokeTemplateData, WebhookTemplateData } from './webhook-options.ts';
 import { conversionPath, webhookPaths } from './webhook-paths.ts';
 import { wrapWords } from './wrap-words.ts';
@@ -89,7 +89,10 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
     conversion: webhooks.conversion === true,
     spokes: allSpokes,
   };
-  const test = templateData(project, resource, all, data.paths.test, shapeOf);
+  // The test checks what the defaulter and validator do as they stand (kept when edited, or made
+  // before a second version changed which field an example would take).
+  const written = await writtenWebhooks(tree, data.paths, all);
+  const test = templateData(project, resource, all, data.paths.test, shapeOf, written);
   const testText = await renderTemplate(templatePath('webhook.test.ts'), test);
   await tree.generate(test.target, await formatGenerated(tree.root, test.target, testText), true);
   return { changes: finishPlan(tree), resource };
@@ -259,12 +262,27 @@ function webhookName(project: ProjectConfig, resource: ResourceConfig): string {
   return `${resource.group === '' ? 'core' : resource.group.toLowerCase().replaceAll('.', '-')}-${name}`;
 }
 
+/** The defaulter and validator the project has once this plan is applied. */
+async function writtenWebhooks(
+  tree: StagingTree,
+  paths: WebhookTemplateData['paths'],
+  types: WebhookTypes,
+): Promise<WrittenWebhooks> {
+  const defaulter = types.defaulting ? await tree.read(paths.defaulter) : undefined;
+  const validator = types.validation ? await tree.read(paths.validator) : undefined;
+  return {
+    ...(defaulter === undefined ? {} : { defaulter }),
+    ...(validator === undefined ? {} : { validator }),
+  };
+}
+
 function templateData(
   project: ProjectConfig,
   resource: ResourceConfig,
   types: WebhookTypes,
   target: string,
   shapeOf: ShapeOf,
+  written: WrittenWebhooks = {},
 ): WebhookTemplateData {
   const group = qualifiedGroup(resource);
   const kindLower = resource.kind.toLowerCase();
@@ -286,12 +304,12 @@ function templateData(
       const typeAlias = `${resource.kind}${upperFirst(spoke.version)}`;
       const hubShape = shapeOf(resource);
       const spokeShape = shapeOf(spoke);
-      const spokeObjects = kindExamples(spokeShape, kindCamel).objects;
       return {
         version: spoke.version,
         typeAlias,
         conversionName: `${kindCamel}${upperFirst(spoke.version)}Conversion`,
         types: webhookPaths(project, spoke).types,
+        sample: webhookPaths(project, spoke).sample,
         conversion: conversionPath(project, spoke),
         code: spokeCode(hubShape, spokeShape, {
           hub: resource.kind,
@@ -299,11 +317,15 @@ function templateData(
           hubVersion: resource.version,
           spokeVersion: spoke.version,
         }),
-        test:
-          hubShape && spokeShape && spokeObjects ? spokeTest(hubShape, spokeShape, spokeObjects) : undefined,
+        test: hubShape && spokeShape ? spokeTest(hubShape, spokeShape) : undefined,
       };
     }),
-    examples: kindExamples(shapeOf(resource), kindCamel, otherVersions(project, resource).map(shapeOf)),
+    examples: kindExamples(
+      shapeOf(resource),
+      kindCamel,
+      otherVersions(project, resource).map(shapeOf),
+      written,
+    ),
     LABEL_VALUE_MAX_LENGTH,
     wrap: wrapWords,
     projectName: project.projectName,

@@ -209,6 +209,7 @@ export function member(obj: string, name: string, optionalChain = false): string
   return `${obj}${optionalChain ? '?.' : ''}[${literal(name)}]`;
 }
 
-function isIdentifier(name: string): boolean {
+/** Whether a field name can follow a `.` in source text. */
+export function isIdentifier(name: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(name);
 }

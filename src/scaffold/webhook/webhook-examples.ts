@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from '../../gen/crd/json-schema-props.ts';
 import { fieldOf, sameShape, type FieldShape, type KindShape, type ValueShape } from './kind-shape.ts';
-import { member, sampleLiteral, type SampleOverrides } from './value-literals.ts';
+import { member, sampleLiteral } from './value-literals.ts';
 
 /** The default the example defaulter fills in, on a field the kind has. */
 export interface DefaultingExample {
@@ -32,21 +32,18 @@ export interface NameRuleExample {
   readonly read: string;
 }
 
-/** How the webhook test writes objects of the kind; undefined parts could not be written. */
+/**
+ * How the webhook test makes objects of the kind: from the kind's sample in config/samples (which the
+ * user keeps valid as the spec gains fields, as the controller test needs it too), under the test's
+ * name, with one field changed for the defaulting and validation cases.
+ */
 export interface TestObjects {
-  /** Whether the kind has an object `spec`, which the test's object helper takes. */
-  readonly specParam: boolean;
-  /** The other fields an object needs (`status: {...}`), as `name: value` source text. */
-  readonly extraFields: readonly string[];
   /** The object's name read from a variable holding it: `created.metadata?.name`. */
   readonly nameRead: (variable: string) => string;
-  /** A spec the API server admits (required fields only). */
-  readonly validSpec: string;
-  /** The valid spec without the defaulted field. */
-  readonly defaultingSpec: string | undefined;
-  /** The valid spec with the validated field empty, and with a valid value in it. */
-  readonly invalidSpec: string | undefined;
-  readonly admittedSpec: string | undefined;
+  /** The statement that leaves the defaulted field out of the object in a variable. */
+  readonly unsetDefaulted: ((variable: string) => string) | undefined;
+  /** The statement that empties the validated field of the object in a variable. */
+  readonly invalidate: ((variable: string) => string) | undefined;
 }
 
 /** What the defaulter, validator and webhook test of one kind version are written with. */
@@ -64,14 +61,22 @@ export const LABEL_VALUE_MAX_LENGTH = 63;
 
 const SCALARS: ReadonlySet<ValueShape['kind']> = new Set(['string', 'number', 'integer', 'boolean', 'enum']);
 
-/** Root fields the test writes itself. */
-const TYPE_META = new Set(['apiVersion', 'kind', 'metadata']);
+/**
+ * The defaulter and validator as the project has them, when the webhook test is written for code
+ * that exists already: the test must check what that code does, which the kind's fields may no
+ * longer suggest (a second version since, or fields changed).
+ */
+export interface WrittenWebhooks {
+  readonly defaulter?: string;
+  readonly validator?: string;
+}
 
 /**
  * Chooses the examples of a kind's webhooks from the fields it has: the first optional scalar
  * without a CRD default is defaulted, the first string the schema lets be empty must not be.
  * A kind without such fields (a deploy-image kind: its fields have defaults and bounds) gets a
- * defaulter with the example in a comment and a validator of its name's length.
+ * defaulter with the example in a comment and a validator of its name's length. With `written`,
+ * the examples are those the written defaulter and validator use, or none.
  *
  * @example
  * ```ts
@@ -82,17 +87,29 @@ export function kindExamples(
   shape: KindShape | undefined,
   variable: string,
   otherVersions: readonly (KindShape | undefined)[] = [],
+  written: WrittenWebhooks = {},
 ): KindExamples {
   const specField = shape && fieldOf(shape, 'spec');
   const spec =
     specField?.type.kind === 'object' ? { field: specField, fields: specField.type.fields } : undefined;
-  const objects = shape && testObjectsBase(shape);
-  const defaulted = spec && objects ? defaultingCandidate(spec.fields, spec.field) : undefined;
-  const validated = spec && objects ? validationCandidate(spec.fields, spec.field, otherVersions) : undefined;
+  const nameRead = shape && nameReadOf(shape);
   const specRead = (v: string): string => member(v, 'spec');
   const specOptional = specField?.optional ?? false;
   const fieldRead = (v: string, name: string): string => member(specRead(v), name, specOptional);
-  const nameRead = shape && nameReadOf(shape);
+  const candidates = spec && nameRead ? defaultingCandidates(spec.fields) : [];
+  const defaulted =
+    written.defaulter === undefined
+      ? candidates[0]
+      : writtenDefault(candidates, written.defaulter, (name) => member(specRead(variable), name));
+  const validated = !(spec && nameRead)
+    ? undefined
+    : written.validator === undefined
+      ? validationCandidates(spec.fields, spec.field, otherVersions)[0]
+      : validationCandidates(spec.fields, spec.field, []).find((field) =>
+          written.validator?.includes(fieldRead(variable, field.name)),
+        );
+  const nameRuleRead = nameRead && `${nameRead(variable)} ?? ''`;
+  const nameRuleWritten = written.validator === undefined || written.validator.includes(nameRuleRead ?? '');
   return {
     defaulting:
       defaulted && spec
@@ -119,42 +136,19 @@ export function kindExamples(
       read: fieldRead(variable, validated.name),
       mayBeUndefined: specOptional || validated.optional,
     },
-    nameRule: validated === undefined && nameRead ? { read: `${nameRead(variable)} ?? ''` } : undefined,
-    objects:
-      objects &&
-      completeObjects(objects, spec?.field, {
-        defaulted: defaulted?.field.name,
-        validated: validated && {
-          name: validated.name,
-          value: sampleLiteral(validated.type, validated.schema),
-        },
-      }),
+    nameRule: validated === undefined && nameRuleRead && nameRuleWritten ? { read: nameRuleRead } : undefined,
+    objects: nameRead && {
+      nameRead,
+      unsetDefaulted: defaulted && ((v) => `delete ${fieldRead(v, defaulted.field.name)};`),
+      invalidate:
+        validated &&
+        ((v) =>
+          specOptional
+            ? `if (${specRead(v)}) ${member(specRead(v), validated.name)} = '';`
+            : `${member(specRead(v), validated.name)} = '';`),
+    },
     exampleField: exampleField(variable, spec?.fields ?? []),
   };
-}
-
-type ObjectsBase = Pick<TestObjects, 'specParam' | 'extraFields' | 'nameRead' | 'validSpec'>;
-
-/**
- * The object helper's parts, or undefined when a field the kind requires has no sample (or its
- * metadata is not an ObjectMeta, which the helper writes the name into).
- */
-function testObjectsBase(shape: KindShape): ObjectsBase | undefined {
-  const nameRead = nameReadOf(shape);
-  if (!nameRead) return undefined;
-  const specField = fieldOf(shape, 'spec');
-  const specParam = specField?.type.kind === 'object';
-  const required = new Set(shape.schema.required ?? []);
-  const extraFields: string[] = [];
-  for (const field of shape.fields) {
-    if (TYPE_META.has(field.name) || (specParam && field.name === 'spec')) continue;
-    if (field.optional && !required.has(field.name)) continue;
-    const value = sampleLiteral(field.type, field.schema);
-    if (value === undefined) return undefined;
-    extraFields.push(`${field.name}: ${value}`);
-  }
-  const validSpec = specParam && specField ? sampleLiteral(specField.type, specField.schema) : '{}';
-  return validSpec === undefined ? undefined : { specParam, extraFields, nameRead, validSpec };
 }
 
 /** How the name of an object of the kind is read, where its metadata is an ObjectMeta. */
@@ -164,32 +158,33 @@ function nameReadOf(shape: KindShape): ((variable: string) => string) | undefine
   return (v) => member(member(v, 'metadata'), 'name', metadata.optional);
 }
 
-function completeObjects(
-  base: ObjectsBase,
-  spec: FieldShape | undefined,
-  uses: { defaulted: string | undefined; validated: { name: string; value: string | undefined } | undefined },
-): TestObjects {
-  const variant = (overrides: SampleOverrides): string | undefined =>
-    spec && sampleLiteral(spec.type, spec.schema, overrides);
-  const { defaulted, validated } = uses;
-  return {
-    ...base,
-    defaultingSpec: defaulted === undefined ? undefined : variant({ [defaulted]: null }),
-    invalidSpec: validated === undefined ? undefined : variant({ [validated.name]: "''" }),
-    admittedSpec: validated?.value === undefined ? undefined : variant({ [validated.name]: validated.value }),
-  };
+/** The optional scalars a defaulter can fill in, each with the value it would. */
+function defaultingCandidates(fields: readonly FieldShape[]): { field: FieldShape; value: string }[] {
+  return fields.flatMap((field) => {
+    // A CRD default is applied before the webhook is called: the webhook would never see it unset.
+    if (!field.optional || field.schema.default !== undefined || !SCALARS.has(field.type.kind)) return [];
+    const value = sampleLiteral(field.type, field.schema, {}, 'default');
+    return value === undefined ? [] : [{ field, value }];
+  });
 }
 
-function defaultingCandidate(
-  fields: readonly FieldShape[],
-  spec: FieldShape,
+/**
+ * The candidate a written defaulter fills in (`webApp.spec.replicas ??= 2;` on a line of code, not
+ * of a comment), with the value it writes.
+ */
+function writtenDefault(
+  candidates: readonly { field: FieldShape; value: string }[],
+  defaulter: string,
+  target: (name: string) => string,
 ): { field: FieldShape; value: string } | undefined {
-  for (const field of fields) {
-    // A CRD default is applied before the webhook is called: the webhook would never see it unset.
-    if (!field.optional || field.schema.default !== undefined || !SCALARS.has(field.type.kind)) continue;
-    const value = sampleLiteral(field.type, field.schema, {}, 'default');
-    const without = sampleLiteral(spec.type, spec.schema, { [field.name]: null });
-    if (value !== undefined && without !== undefined) return { field, value };
+  const code = defaulter
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => !line.startsWith('//') && !line.startsWith('*'));
+  for (const { field } of candidates) {
+    const assignment = `${target(field.name)} ??= `;
+    const line = code.find((l) => l.startsWith(assignment) && l.endsWith(';'));
+    if (line !== undefined) return { field, value: line.slice(assignment.length, -1) };
   }
   return undefined;
 }
@@ -213,19 +208,19 @@ function defaultingStatements(
  * required one must be in every other version of the kind too: converted from a version without
  * it, it would be empty, and the rule would refuse every object written in that version.
  */
-function validationCandidate(
+function validationCandidates(
   fields: readonly FieldShape[],
   spec: FieldShape,
   otherVersions: readonly (KindShape | undefined)[],
-): FieldShape | undefined {
-  if (!celFree(spec.schema)) return undefined;
+): FieldShape[] {
+  if (!celFree(spec.schema)) return [];
   const inEveryVersion = (field: FieldShape): boolean =>
     otherVersions.every((other) => {
       const otherSpec = other && fieldOf(other, 'spec');
       const counterpart = otherSpec?.type.kind === 'object' ? fieldOf(otherSpec.type, field.name) : undefined;
       return counterpart !== undefined && sameShape(counterpart.type, field.type);
     });
-  return fields.find(
+  return fields.filter(
     (field) =>
       field.type.kind === 'string' &&
       (field.optional || inEveryVersion(field)) &&
@@ -233,8 +228,7 @@ function validationCandidate(
       (field.schema.minLength ?? 0) === 0 &&
       field.schema.pattern === undefined &&
       field.schema.format === undefined &&
-      field.schema.enum === undefined &&
-      sampleLiteral(field.type, field.schema) !== undefined,
+      field.schema.enum === undefined,
   );
 }
 

@@ -31,10 +31,12 @@ export interface SpokeTemplateData {
   /** `webAppV2Conversion`. */
   readonly conversionName: string;
   readonly types: string;
+  /** The spoke's sample: the object the webhook test writes in the spoke version. */
+  readonly sample: string;
   readonly conversion: string;
   /** The conversion's code, written against the fields of the hub and the spoke. */
   readonly code: ConversionCode;
-  /** The spoke object the webhook test converts, or undefined when none can be written. */
+  /** The fields the webhook test compares after the round trip; undefined when the versions share none. */
   readonly test: SpokeTest | undefined;
 }
 
@@ -78,6 +80,8 @@ export interface WebhookTemplateData {
 /** Where the files of one kind's webhooks go, relative to the project root. */
 export interface WebhookPaths {
   readonly types: string;
+  /** The kind version's sample, which the webhook test takes its objects from. */
+  readonly sample: string;
   readonly setup: string;
   readonly defaulter: string;
   readonly validator: string;

@@ -10,8 +10,10 @@ import type { WebhookPaths } from './webhook-options.ts';
 export function webhookPaths(project: ProjectConfig, resource: ResourceConfig): WebhookPaths {
   const base = webhookFolder(project, resource);
   const kindLower = resource.kind.toLowerCase();
+  const api = apiPaths(project, resource);
   return {
-    types: apiPaths(project, resource).types,
+    types: api.types,
+    sample: api.sample,
     setup: `src/${base}${kindLower}.webhook.ts`,
     defaulter: `src/${base}${kindLower}.defaulter.ts`,
     validator: `src/${base}${kindLower}.validator.ts`,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { sep } from 'node:path';
 import { test } from 'node:test';
 import { load } from 'js-yaml';
+import { repoRoot } from '../../support/cli.ts';
 import { snapshotFolder } from '../../support/folder-snapshot.ts';
 import { inEmptyProjectFolder, initProject } from '../../support/scaffold-project.ts';
 
@@ -148,9 +150,12 @@ test('package.json pins every dependency to a range a lockfile fixes, and builds
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
   };
-  for (const [name, range] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+  const { tsoperator, ...others } = pkg.devDependencies;
+  for (const [name, range] of Object.entries({ ...pkg.dependencies, ...others })) {
     assert.match(range, /^[\^~]?\d+\.\d+\.\d+$/, `${name}@${range} is a semver range, not a tag or *`);
   }
+  // These tests run tsoperator from its checkout, which the project then takes (npm links it).
+  assert.equal(tsoperator, `file:${repoRoot.split(sep).join('/')}`);
   assert.equal(pkg.scripts['build-installer'], 'tsoperator build-installer');
   assert.equal(pkg.scripts['build-chart'], 'tsoperator build-chart');
   assert.match(

@@ -63,7 +63,8 @@ describe('webhook examples follow the fields the kind has', () => {
       "webApp.spec.foo ??= 'default';",
     ]);
     assert.equal(examples.validation?.read, 'webApp.spec?.foo');
-    assert.equal(examples.objects?.invalidSpec, "{ foo: '' }");
+    assert.equal(examples.objects?.invalidate?.('probe'), "if (probe.spec) probe.spec.foo = '';");
+    assert.equal(examples.objects?.unsetDefaulted?.('probe'), 'delete probe.spec?.foo;');
   });
 
   it('an edited kind: the optional field without a CRD default, in its bounds; a string the schema lets be empty', async () => {
@@ -77,27 +78,59 @@ describe('webhook examples follow the fields the kind has', () => {
       'webApp.spec.replicas ??= 2;',
     ]);
     assert.equal(examples.validation?.path, 'spec.title');
-    assert.equal(examples.objects?.validSpec, "{ image: 'example', title: 'example' }");
-    assert.equal(examples.objects?.invalidSpec, "{ image: 'example', title: '' }");
-    assert.equal(examples.objects?.defaultingSpec, "{ image: 'example', title: 'example' }");
+    assert.equal(examples.objects?.invalidate?.('invalid'), "if (invalid.spec) invalid.spec.title = '';");
+    assert.equal(examples.objects?.unsetDefaulted?.('probe'), 'delete probe.spec?.replicas;');
   });
 
-  it('a deploy-image kind: no field for an example, so the rule is on the name; samples from the CRD defaults', async () => {
+  it('a deploy-image kind: no field for an example, so the rule is on the name', async () => {
     const [v1] = await webAppShapes({ v1: '' }, 'nginx:1.27');
     const examples = kindExamples(v1, 'webApp');
     assert.equal(examples.defaulting, undefined);
     assert.equal(examples.validation, undefined);
     assert.equal(examples.nameRule?.read, "webApp.metadata?.name ?? ''");
-    assert.equal(examples.objects?.validSpec, "{ image: 'nginx:1.27', port: 8080 }");
+    assert.equal(examples.objects?.unsetDefaulted, undefined);
+    assert.equal(examples.objects?.nameRead('created'), 'created.metadata?.name');
   });
 
-  it('a required field no sample can be written for (a pattern) leaves the test without objects', async () => {
+  // No value can be made up for a pattern: the test takes its objects from the kind's sample, and
+  // tests the defaulter and the name rule all the same.
+  it('a required field with a pattern: the test still has objects, from the sample', async () => {
     const [v1] = await webAppShapes({
-      v1: '// +kubebuilder:validation:Pattern=`^v[0-9]+$`\n  release: string;',
+      v1: '// +kubebuilder:validation:Pattern=`^v[0-9]+$`\n  release: string;\n  // +optional\n  suspend?: boolean;',
     });
     const examples = kindExamples(v1, 'webApp');
-    assert.equal(examples.objects, undefined);
+    assert.equal(examples.objects?.nameRead('created'), 'created.metadata?.name');
     assert.equal(examples.validation, undefined);
+    assert.equal(examples.nameRule?.read, "webApp.metadata?.name ?? ''");
+    assert.equal(examples.defaulting?.path, 'spec.suspend');
+  });
+});
+
+describe('the webhook test checks what the defaulter and validator do as written', () => {
+  it('a validator written before a second version keeps its rule in the test', async () => {
+    const [v1, v2] = await webAppShapes({ v1: EDITED, v2: 'image: string;' });
+    const fresh = kindExamples(v1, 'webApp', [v2]);
+    // A new rule would not take title, which v2 lacks; the written one does, and the test follows it.
+    assert.equal(fresh.validation, undefined);
+    const validator = 'const title = webApp.spec?.title;\nif (title === undefined) return;';
+    const written = kindExamples(v1, 'webApp', [v2], { validator });
+    assert.equal(written.validation?.path, 'spec.title');
+    assert.equal(written.nameRule, undefined);
+  });
+
+  it('a validator rewritten by its user: no rule the test could know of, so none is tested', async () => {
+    const [v1] = await webAppShapes({ v1: EDITED });
+    const examples = kindExamples(v1, 'webApp', [], { validator: 'return checkImage(obj);' });
+    assert.equal(examples.validation, undefined);
+    assert.equal(examples.nameRule, undefined);
+  });
+
+  it('the default is the one the defaulter writes, not one in a comment', async () => {
+    const [v1] = await webAppShapes({ v1: EDITED });
+    const defaulter = '    webApp.spec.replicas ??= 3;\n';
+    assert.equal(kindExamples(v1, 'webApp', [], { defaulter }).defaulting?.value, '3');
+    const commented = '    //     webApp.spec.replicas ??= ...;\n';
+    assert.equal(kindExamples(v1, 'webApp', [], { defaulter: commented }).defaulting, undefined);
   });
 });
 

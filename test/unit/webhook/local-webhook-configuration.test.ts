@@ -36,6 +36,25 @@ describe('pointAtWebhookServer', () => {
     );
   });
 
+  // A test serving v1's webhooks must not install v2's: with matchPolicy Equivalent the API server
+  // would call them for v1's objects too, and fail on a path nothing serves.
+  it('leaves out the webhooks at paths the target does not serve', () => {
+    const generated = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'm' },
+      webhooks: [
+        { name: 'v1', clientConfig: { service: { name: 's', namespace: 'n', path: '/mutate-v1' } } },
+        { name: 'v2', clientConfig: { service: { name: 's', namespace: 'n', path: '/mutate-v2' } } },
+      ],
+    };
+    const local = pointAtWebhookServer(generated, { ...target, paths: ['/mutate-v1', '/convert'] });
+    assert.deepEqual(
+      local.webhooks.map((w) => w.name),
+      ['v1'],
+    );
+  });
+
   it("points a CRD's conversion webhook at /convert, and leaves other manifests alone", () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
