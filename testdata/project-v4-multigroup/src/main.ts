@@ -20,6 +20,8 @@ import { CaptainReconciler } from './controllers/crew/captain.controller.ts';
 import { FrigateReconciler } from './controllers/ship/frigate.controller.ts';
 import { DeploymentReconciler } from './controllers/apps/deployment.controller.ts';
 import { setupCaptainV1Webhooks } from './webhooks/crew/v1/captain.webhook.ts';
+import { CronJobReconciler } from './controllers/batch/cronjob.controller.ts';
+import { setupCronJobV1Webhooks } from './webhooks/batch/v1/cronjob.webhook.ts';
 // +tsoperator:scaffold:imports
 
 // `--help` lists the flags; they are the flags of a Kubebuilder project's cmd/main.go.
@@ -62,6 +64,8 @@ new CaptainReconciler(mgr.client, mgr.events).setup(mgr);
 new FrigateReconciler(mgr.client, mgr.events).setup(mgr);
 new DeploymentReconciler(mgr.client, mgr.events).setup(mgr);
 setupCaptainV1Webhooks(mgr);
+new CronJobReconciler(mgr.client, mgr.events).setup(mgr);
+setupCronJobV1Webhooks(mgr);
 // +tsoperator:scaffold:controllers
 
 // Runs until SIGTERM or SIGINT, then drains the controllers and releases the lease. Any other end

@@ -7,7 +7,6 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   DeploymentKind,
   ServiceKind,
@@ -26,7 +25,9 @@ import {
   type Client,
   type ConditionInput,
   type EventRecorder,
+  type Json,
   type Kind,
+  type KubeObject,
   type Manager,
   type MutateFn,
   type Reconciler,
@@ -139,12 +140,12 @@ export class MemcachedReconciler implements Reconciler {
   }
 
   /** Creates or updates one child named as the Memcached, controlled by it, and says what changed. */
-  async ensure<T extends KubernetesObject>(
+  async ensure<T extends KubeObject>(
     memcached: Memcached,
     kind: Kind<T>,
     mutate: MutateFn<T>,
     signal: AbortSignal,
-  ): Promise<T> {
+  ): Promise<Json<T>> {
     const key = { namespace: memcached.metadata?.namespace ?? '', name: memcached.metadata?.name ?? '' };
     const { object, operation } = await createOrUpdate(this.client, kind, key, (child) => {
       setControllerReference(memcached, child);

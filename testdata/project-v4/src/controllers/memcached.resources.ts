@@ -7,6 +7,7 @@
  */
 
 import type { V1Container, V1Deployment, V1Service } from '@kubernetes/client-node';
+import type { JsonInput } from '../runtime/index.ts';
 import type { Memcached } from '../api/v1/memcached.types.ts';
 
 /** The name of the container, and of the port the Service sends traffic to. */
@@ -24,9 +25,10 @@ export function selectorLabels(memcached: Memcached): Record<string, string> {
 /**
  * Sets the fields of `deployment` that the Memcached decides, in place, for `createOrUpdate`. The
  * fields the API server defaults are left as they are, so that a Deployment already as it should
- * be compares equal and is not written again; a field edited by hand is put back.
+ * be compares equal and is not written again; a field edited by hand is put back. `deployment` is
+ * as read (its timestamps are strings), or new: a `JsonInput`, which takes client-node's models too.
  */
-export function mutateDeployment(memcached: Memcached, deployment: V1Deployment): void {
+export function mutateDeployment(memcached: Memcached, deployment: JsonInput<V1Deployment>): void {
   const labels = selectorLabels(memcached);
   // The selector cannot change once the Deployment exists: it is set when it is created.
   const spec = (deployment.spec ??= { selector: { matchLabels: labels }, template: {} });
@@ -41,7 +43,7 @@ export function mutateDeployment(memcached: Memcached, deployment: V1Deployment)
 }
 
 /** Sets the fields of `service` that the Memcached decides, in place, for `createOrUpdate`. */
-export function mutateService(memcached: Memcached, service: V1Service): void {
+export function mutateService(memcached: Memcached, service: JsonInput<V1Service>): void {
   const spec = (service.spec ??= {});
   spec.selector = selectorLabels(memcached);
   spec.ports = [{ name: PORT_NAME, port: memcached.spec.port, targetPort: PORT_NAME, protocol: 'TCP' }];

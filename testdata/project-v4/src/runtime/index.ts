@@ -48,6 +48,24 @@ export type {
   int32,
   int64,
 } from './api/types.ts';
+/**
+ * Timestamps are strings: what the client, the cache and handlers return is the API server's JSON,
+ * `Json<T>`, in which every `Date` of a client-node model is an RFC 3339 string (read it with
+ * `Date.parse(t)` or `new Date(t)`); what writes and createOrUpdate's mutate function take is
+ * `JsonInput<T>`, in which it may be a `Date` or a string.
+ *
+ * @example
+ * ```ts
+ * const job = await client.get(JobKind, { namespace: 'default', name: 'nightly' });
+ * const started = job?.status?.startTime; // string | undefined
+ * const ranMs = started === undefined ? 0 : Date.now() - Date.parse(started);
+ * ```
+ */
+export type { Json, JsonInput } from './api/json.ts';
+/** Any object the runtime takes, read (string timestamps) or built from client-node's models (Dates). */
+export type { KubeObject } from './api/kube-object.ts';
+/** A Date as metav1.Time writes it (RFC 3339, to the second), for `Time` fields of your own types. */
+export { formatTime } from './api/format-time.ts';
 /** Kinds described once: `defineKind<T>({ apiVersion, kind, plural, namespaced })`, and the registry writes look kinds up in. */
 export { type Kind, type KindDefinition, defineKind, KindRegistry, kindRegistry } from './client/kind.ts';
 /** Kubernetes' own kinds, typed with client-node's models: `PodKind`, `DeploymentKind`, `LeaseKind`, `EventKind`, ... */

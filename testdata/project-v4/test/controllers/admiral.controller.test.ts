@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { loadYaml } from '@kubernetes/client-node';
-import { startEnvironment } from 'tsoperator/envtest';
+import { eventually, startEnvironment } from 'tsoperator/envtest';
 import { AdmiralKind, type Admiral } from '../../src/api/v1/admiral.types.ts';
 import {
   ApiEventRecorder,
   EventKind,
+  Manager,
   done,
   findStatusCondition,
   newClient,
@@ -26,10 +27,24 @@ import { AdmiralReconciler, ADMIRAL_FINALIZER } from '../../src/controllers/admi
 // drives one reconcile at a time and looks at what it wrote.
 test('AdmiralReconciler', async (t) => {
   await using env = await startEnvironment({ crdPaths: ['config/crd/bases'] });
+  // What the test writes and checks goes straight to the API server.
   const client = newClient({ kubeConfig: env.kubeConfig });
   const events = new ApiEventRecorder({ client, reportingController: 'admiral-controller' });
-  const reconciler = new AdmiralReconciler(client, events);
+  // The reconciler reads through the manager's cache, with the watches and field indexes its setup
+  // registers, as under `npm start`; its controller is never started: the test calls reconcile.
+  const mgr = await Manager.create({ kubeConfig: env.kubeConfig });
+  const reconciler = new AdmiralReconciler(mgr.client, events);
+  reconciler.setup(mgr);
+  // Declared after the environment, so disposed before it: the caches stop before the API server.
+  using caches = {
+    stop: new AbortController(),
+    [Symbol.dispose](): void {
+      this.stop.abort();
+    },
+  };
+  mgr.cache.start(caches.stop.signal);
   const signal = AbortSignal.timeout(60_000);
+  assert.ok(await mgr.cache.waitForCacheSync(signal), 'the caches synced');
 
   const key = { namespace: '', name: 'test-admiral' };
   // The object under test is the sample of config/samples, under the test's name: keep the sample
@@ -37,6 +52,14 @@ test('AdmiralReconciler', async (t) => {
   const sample = async (): Promise<Admiral> => {
     const fromFile = loadYaml<Admiral>(await readFile('config/samples/crew_v1_admiral.yaml', 'utf8'));
     return { ...fromFile, metadata: { name: key.name } };
+  };
+  // The cache sees a write a moment after the API server answered it: reconcile once it has.
+  const cacheCaughtUp = async (): Promise<void> => {
+    const latest = (await client.get(AdmiralKind, key))?.metadata?.resourceVersion;
+    await eventually(async () => {
+      const cached = await mgr.client.get(AdmiralKind, key, { signal });
+      assert.equal(cached?.metadata?.resourceVersion, latest);
+    });
   };
   const eventReasons = async (): Promise<string[]> => {
     await events.flush();
@@ -48,6 +71,7 @@ test('AdmiralReconciler', async (t) => {
     'adds no finalizer, and reports the generation it reconciled without claiming Available',
     async () => {
       await client.create(await sample());
+      await cacheCaughtUp();
 
       const result = await reconciler.reconcile(key, signal);
 
@@ -76,10 +100,11 @@ test('AdmiralReconciler', async (t) => {
   // As the reconciler is once cleansUpOutsideTheCluster is turned on.
   const cleaning = new (class extends AdmiralReconciler {
     override readonly cleansUpOutsideTheCluster = true;
-  })(client, events);
+  })(mgr.client, events);
 
   await t.test('with cleanup on, keeps a finalizer while the Admiral lives', async () => {
     await client.create(await sample());
+    await cacheCaughtUp();
 
     assert.deepEqual(await cleaning.reconcile(key, signal), done());
 
@@ -95,10 +120,11 @@ test('AdmiralReconciler', async (t) => {
         override async cleanup(): Promise<Result> {
           throw new Error('the external resource is busy');
         }
-      })(client, events);
+      })(mgr.client, events);
       const admiral = await client.get(AdmiralKind, key);
       assert.ok(admiral);
       await client.delete(admiral);
+      await cacheCaughtUp();
 
       await assert.rejects(failing.reconcile(key, signal), /the external resource is busy/);
 
@@ -114,6 +140,7 @@ test('AdmiralReconciler', async (t) => {
   await t.test(
     'runs the cleanup once deleted, and lets the Admiral go, even with cleanup turned off again',
     async () => {
+      await cacheCaughtUp();
       const result = await reconciler.reconcile(key, signal);
 
       assert.deepEqual(result, done());

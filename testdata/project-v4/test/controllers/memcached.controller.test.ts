@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { startEnvironment } from 'tsoperator/envtest';
 import { MemcachedKind } from '../../src/api/v1/memcached.types.ts';
 import {
@@ -22,7 +22,9 @@ import {
   getControllerOf,
   mergePatch,
   newClient,
+  type Json,
   type Kind,
+  type KubeObject,
   type Result,
 } from '../../src/runtime/index.ts';
 import { MemcachedReconciler, MEMCACHED_FINALIZER } from '../../src/controllers/memcached.controller.ts';
@@ -46,7 +48,7 @@ test('MemcachedReconciler', async (t) => {
     return result;
   };
   // Reads one of the objects of the test, which must exist.
-  const mustGet = async <T extends KubernetesObject>(kind: Kind<T>): Promise<T> => {
+  const mustGet = async <T extends KubeObject>(kind: Kind<T>): Promise<Json<T>> => {
     const found = await client.get(kind, key);
     assert.ok(found, `the ${kind.kind} exists`);
     return found;
@@ -163,7 +165,7 @@ test('MemcachedReconciler', async (t) => {
 });
 
 /** The Deployment controller's last word on a rollout: every replica ready and available. */
-function rolledOut(deployment: V1Deployment): boolean {
+function rolledOut(deployment: Json<V1Deployment>): boolean {
   const progressing = deployment.status?.conditions?.find((c) => c.type === 'Progressing');
   return (
     progressing?.reason === 'NewReplicaSetAvailable' &&

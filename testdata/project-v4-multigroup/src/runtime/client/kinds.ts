@@ -34,8 +34,10 @@ import type {
 } from '@kubernetes/client-node';
 import { defineKind, kindRegistry } from './kind.ts';
 
-// Kubernetes' own kinds, typed with client-node's models. The API server takes strategic merge
-// patches for all of them but CustomResourceDefinition, served by the apiextensions server.
+// Kubernetes' own kinds, typed with client-node's models: what you write may be such a model
+// (Dates and all); what you read is its JSON, `Json<V1Job>`, whose timestamps are strings (see
+// api/json.ts). The API server takes strategic merge patches for all of them but
+// CustomResourceDefinition, served by the apiextensions server.
 const builtin = { strategicMerge: true } as const;
 
 export const PodKind = defineKind<V1Pod>({

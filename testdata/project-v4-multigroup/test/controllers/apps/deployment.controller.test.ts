@@ -9,17 +9,31 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startEnvironment } from 'tsoperator/envtest';
-import { ApiEventRecorder, done, newClient } from '../../../src/runtime/index.ts';
+import { ApiEventRecorder, Manager, done, newClient } from '../../../src/runtime/index.ts';
 import { DeploymentReconciler } from '../../../src/controllers/apps/deployment.controller.ts';
 
 // The controller runs against a real kube-apiserver and etcd (envtest), called directly: a test
 // drives one reconcile at a time and looks at what it wrote.
 test('DeploymentReconciler', async (t) => {
   await using env = await startEnvironment();
+  // What the test writes and checks goes straight to the API server.
   const client = newClient({ kubeConfig: env.kubeConfig });
   const events = new ApiEventRecorder({ client, reportingController: 'deployment-controller' });
-  const reconciler = new DeploymentReconciler(client, events);
+  // The reconciler reads through the manager's cache, with the watches and field indexes its setup
+  // registers, as under `npm start`; its controller is never started: the test calls reconcile.
+  const mgr = await Manager.create({ kubeConfig: env.kubeConfig });
+  const reconciler = new DeploymentReconciler(mgr.client, events);
+  reconciler.setup(mgr);
+  // Declared after the environment, so disposed before it: the caches stop before the API server.
+  using caches = {
+    stop: new AbortController(),
+    [Symbol.dispose](): void {
+      this.stop.abort();
+    },
+  };
+  mgr.cache.start(caches.stop.signal);
   const signal = AbortSignal.timeout(60_000);
+  assert.ok(await mgr.cache.waitForCacheSync(signal), 'the caches synced');
 
   await t.test('is done with an object that no longer exists', async () => {
     const result = await reconciler.reconcile({ namespace: 'default', name: 'missing' }, signal);

@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { loadYaml } from '@kubernetes/client-node';
-import { startEnvironment } from 'tsoperator/envtest';
+import { eventually, startEnvironment } from 'tsoperator/envtest';
 import { FrigateKind, type Frigate } from '../../../src/api/ship/v1beta1/frigate.types.ts';
 import {
   ApiEventRecorder,
   EventKind,
+  Manager,
   done,
   findStatusCondition,
   newClient,
@@ -26,10 +27,24 @@ import { FrigateReconciler, FRIGATE_FINALIZER } from '../../../src/controllers/s
 // drives one reconcile at a time and looks at what it wrote.
 test('FrigateReconciler', async (t) => {
   await using env = await startEnvironment({ crdPaths: ['config/crd/bases'] });
+  // What the test writes and checks goes straight to the API server.
   const client = newClient({ kubeConfig: env.kubeConfig });
   const events = new ApiEventRecorder({ client, reportingController: 'frigate-controller' });
-  const reconciler = new FrigateReconciler(client, events);
+  // The reconciler reads through the manager's cache, with the watches and field indexes its setup
+  // registers, as under `npm start`; its controller is never started: the test calls reconcile.
+  const mgr = await Manager.create({ kubeConfig: env.kubeConfig });
+  const reconciler = new FrigateReconciler(mgr.client, events);
+  reconciler.setup(mgr);
+  // Declared after the environment, so disposed before it: the caches stop before the API server.
+  using caches = {
+    stop: new AbortController(),
+    [Symbol.dispose](): void {
+      this.stop.abort();
+    },
+  };
+  mgr.cache.start(caches.stop.signal);
   const signal = AbortSignal.timeout(60_000);
+  assert.ok(await mgr.cache.waitForCacheSync(signal), 'the caches synced');
 
   const key = { namespace: 'default', name: 'test-frigate' };
   // The object under test is the sample of config/samples, under the test's name: keep the sample
@@ -37,6 +52,14 @@ test('FrigateReconciler', async (t) => {
   const sample = async (): Promise<Frigate> => {
     const fromFile = loadYaml<Frigate>(await readFile('config/samples/ship_v1beta1_frigate.yaml', 'utf8'));
     return { ...fromFile, metadata: { name: key.name, namespace: key.namespace } };
+  };
+  // The cache sees a write a moment after the API server answered it: reconcile once it has.
+  const cacheCaughtUp = async (): Promise<void> => {
+    const latest = (await client.get(FrigateKind, key))?.metadata?.resourceVersion;
+    await eventually(async () => {
+      const cached = await mgr.client.get(FrigateKind, key, { signal });
+      assert.equal(cached?.metadata?.resourceVersion, latest);
+    });
   };
   const eventReasons = async (): Promise<string[]> => {
     await events.flush();
@@ -48,6 +71,7 @@ test('FrigateReconciler', async (t) => {
     'adds no finalizer, and reports the generation it reconciled without claiming Available',
     async () => {
       await client.create(await sample());
+      await cacheCaughtUp();
 
       const result = await reconciler.reconcile(key, signal);
 
@@ -76,10 +100,11 @@ test('FrigateReconciler', async (t) => {
   // As the reconciler is once cleansUpOutsideTheCluster is turned on.
   const cleaning = new (class extends FrigateReconciler {
     override readonly cleansUpOutsideTheCluster = true;
-  })(client, events);
+  })(mgr.client, events);
 
   await t.test('with cleanup on, keeps a finalizer while the Frigate lives', async () => {
     await client.create(await sample());
+    await cacheCaughtUp();
 
     assert.deepEqual(await cleaning.reconcile(key, signal), done());
 
@@ -95,10 +120,11 @@ test('FrigateReconciler', async (t) => {
         override async cleanup(): Promise<Result> {
           throw new Error('the external resource is busy');
         }
-      })(client, events);
+      })(mgr.client, events);
       const frigate = await client.get(FrigateKind, key);
       assert.ok(frigate);
       await client.delete(frigate);
+      await cacheCaughtUp();
 
       await assert.rejects(failing.reconcile(key, signal), /the external resource is busy/);
 
@@ -114,6 +140,7 @@ test('FrigateReconciler', async (t) => {
   await t.test(
     'runs the cleanup once deleted, and lets the Frigate go, even with cleanup turned off again',
     async () => {
+      await cacheCaughtUp();
       const result = await reconciler.reconcile(key, signal);
 
       assert.deepEqual(result, done());
