@@ -34,16 +34,17 @@ const CRONJOB_FIELDS = `  // +kubebuilder:validation:MinLength:=0
   /** successfulJobsHistoryLimit is how many finished Jobs to keep. */
   successfulJobsHistoryLimit?: int32;`;
 
-/** The status fields the tutorial's controller reports, beside the scaffold's conditions. */
-const CRONJOB_STATUS_FIELDS = `  // +optional
+/** The status fields the tutorial's controller reports, after the scaffold's conditions. */
+const CRONJOB_STATUS_FIELDS = `  observedGeneration?: int64;
+
+  // +optional
   /** active is how many of the CronJob's Jobs are running. */
   active?: int32;
 
   // +optional
   /** lastScheduleTime is when a Job was last started. */
   lastScheduleTime?: Time;
-
-  // +listType=map`;
+}`;
 
 /** The concurrency policy type, declared after the spec as in the tutorial. */
 const CONCURRENCY_POLICY = `
@@ -200,7 +201,7 @@ export async function projectV4Multigroup({ tsoperator, dir }: SampleContext): P
     ],
     [CRONJOB_EXAMPLE_FIELD, CRONJOB_FIELDS],
     ['/** CronJobStatus is the observed state of a CronJob. */', CONCURRENCY_POLICY.trimStart()],
-    ['  // +listType=map', CRONJOB_STATUS_FIELDS],
+    ['  observedGeneration?: int64;\n}', CRONJOB_STATUS_FIELDS],
   ]);
   await userEdit(dir, 'src/controllers/batch/cronjob.controller.ts', [
     ['  finalize,\n', '  finalize,\n  getControllerOf,\n'],
@@ -242,7 +243,9 @@ export async function projectV4Multigroup({ tsoperator, dir }: SampleContext): P
   await userEdit(dir, 'src/api/batch/v2/cronjob.types.ts', [
     [CRONJOB_EXAMPLE_FIELD + '\n}', CRONJOB_V2_FIELDS + '\n}'],
   ]);
-  await userEdit(dir, 'config/samples/batch_v2_cronjob.yaml', [['  foo: bar', "  schedule:\n    minute: '*/1'"]]);
+  await userEdit(dir, 'config/samples/batch_v2_cronjob.yaml', [
+    ['  foo: bar', "  schedule:\n    minute: '*/1'\n    hour: '*'\n    dayOfMonth: '*'\n    month: '*'\n    dayOfWeek: '*'"],
+  ]);
   await tsoperator('manifests');
   await tsoperator(
     'create',
@@ -276,4 +279,13 @@ export async function projectV4Multigroup({ tsoperator, dir }: SampleContext): P
     ],
   ]);
   await appendTo(dir, 'src/webhooks/batch/v2/cronjob.conversion.ts', CRON_SCHEDULE_CONVERSION);
+  // With the schedule converted, nothing of v2 is lost: the test checks the whole round trip.
+  await userEdit(dir, 'test/webhooks/batch/v1/cronjob.webhook.test.ts', [
+    [
+      '    // The conversion does not keep all of v2 yet (see its notes): once it does, check the\n' +
+        '    // whole round trip here with assert.partialDeepStrictEqual(spoke, written).\n',
+      '    // A lossless conversion: all the sample set comes back as written, through the hub.\n' +
+        '    assert.partialDeepStrictEqual(spoke, written);\n',
+    ],
+  ]);
 }

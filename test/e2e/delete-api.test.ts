@@ -25,19 +25,21 @@ interface DeleteStep {
   readonly npmTest?: boolean;
 }
 
-/** The storage version moved from Captain v1 to v2, which the v1 deletion asks for first. */
-async function makeV2TheStorageVersion(dir: string, tsoperator: Tsoperator): Promise<void> {
-  const marker = '// +kubebuilder:storageversion\n';
-  await userEdit(dir, 'src/api/v1/captain.types.ts', [[marker, '']]);
-  const status = '// +kubebuilder:subresource:status\n';
-  await userEdit(dir, 'src/api/v2/captain.types.ts', [[status, `${status}${marker}`]]);
-  await tsoperator('manifests');
+/** The storage version moved from a kind's v1 to its v2, which the v1 deletion asks for first. */
+function makeV2TheStorageVersion(v1Types: string, v2Types: string): DeleteStep['userStep'] {
+  return async (dir, tsoperator) => {
+    const marker = '// +kubebuilder:storageversion\n';
+    await userEdit(dir, v1Types, [[marker, '']]);
+    const status = '// +kubebuilder:subresource:status\n';
+    await userEdit(dir, v2Types, [[status, `${status}${marker}`]]);
+    await tsoperator('manifests');
+  };
 }
 
 /**
- * The kinds of each sample project, in an order a user can delete them in. Captain v2 is the spoke
- * of v1's conversion and v1 the storage version: both are refused until the user moves the storage
- * version, then v1 (the hub, its conversions with it) goes, then v2.
+ * The kinds of each sample project, in an order a user can delete them in. Captain v2 (CronJob v2)
+ * is the spoke of v1's conversion and v1 the storage version: both are refused until the user moves
+ * the storage version, then v1 (the hub, its conversions with it) goes, then v2.
  */
 const STEPS: Readonly<Record<string, readonly DeleteStep[]>> = {
   'project-v4': [
@@ -52,11 +54,32 @@ const STEPS: Readonly<Record<string, readonly DeleteStep[]>> = {
       gvk: ['crew', 'v1', 'Captain'],
       refusedWith: /Captain v1 is the storage version of Captain, and v2 remains/,
     },
-    { gvk: ['crew', 'v1', 'Captain'], force: true, userStep: makeV2TheStorageVersion },
+    {
+      gvk: ['crew', 'v1', 'Captain'],
+      force: true,
+      userStep: makeV2TheStorageVersion('src/api/v1/captain.types.ts', 'src/api/v2/captain.types.ts'),
+    },
     { gvk: ['crew', 'v2', 'Captain'], force: true },
   ],
   'project-v4-multigroup': [
     { gvk: ['crew', 'v1', 'Captain'], npmTest: true },
+    {
+      gvk: ['batch', 'v2', 'CronJob'],
+      refusedWith: /CronJob v2 is a spoke of the conversion webhook of CronJob v1/,
+    },
+    {
+      gvk: ['batch', 'v1', 'CronJob'],
+      refusedWith: /CronJob v1 is the storage version of CronJob, and v2 remains/,
+    },
+    {
+      gvk: ['batch', 'v1', 'CronJob'],
+      force: true,
+      userStep: makeV2TheStorageVersion(
+        'src/api/batch/v1/cronjob.types.ts',
+        'src/api/batch/v2/cronjob.types.ts',
+      ),
+    },
+    { gvk: ['batch', 'v2', 'CronJob'], force: true },
     { gvk: ['ship', 'v1beta1', 'Frigate'] },
     { gvk: ['apps', 'v1', 'Deployment'] },
   ],

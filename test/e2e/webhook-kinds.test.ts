@@ -58,7 +58,7 @@ const WEBAPP_V2 = `
  * for it, so the webhook test must take its objects from the sample the user keeps valid.
  */
 const SCHEDULE_V1 = `
-  // +kubebuilder:validation:Pattern=^[0-9*/]+( [0-9*/]+){4}$
+  // +kubebuilder:validation:Pattern=\`^[0-9*/]+( [0-9*/]+){4}$\`
   /** Schedule in cron format. */
   schedule: string;
 

@@ -21,6 +21,8 @@ export interface ConversionCode {
   readonly notes: readonly string[];
   /** Whether a field has no value to start from, so the code throws a ConversionError for it. */
   readonly usesMissing: boolean;
+  /** Whether every field of the spoke comes back from the hub as it was: a lossless round trip. */
+  readonly keepsSpoke: boolean;
 }
 
 /** Root fields the conversion leaves to the runtime, which sets them from the source object. */
@@ -71,7 +73,28 @@ export function conversionCode(hub: ConversionSide, spoke: ConversionSide): Conv
   const fromHub = direction(hub, spoke, 'hub');
   const code = [toHub, fromHub, ...helpers].join('\n');
   const notes = differences(hub, spoke, hub.shape.fields, spoke.shape.fields, '');
-  return { toHub, fromHub, helpers, notes, usesMissing: code.includes(`${MISSING}(`) };
+  const keepsSpoke = keeps(hub.shape.fields, spoke.shape.fields, '');
+  return { toHub, fromHub, helpers, notes, usesMissing: code.includes(`${MISSING}(`), keepsSpoke };
+}
+
+/** Whether each field of `spokeFields` has its counterpart of the same shape among `hubFields`. */
+function keeps(
+  hubFields: readonly FieldShape[],
+  spokeFields: readonly FieldShape[],
+  prefix: string,
+): boolean {
+  return spokeFields.every((field) => {
+    if (prefix === '' && TYPE_META.has(field.name)) return true;
+    const inHub = hubFields.find((f) => f.name === field.name);
+    if (inHub && sameShape(inHub.type, field.type)) return true;
+    // Top-level objects (spec, status) are converted field by field, as `differences` reports them.
+    return (
+      prefix === '' &&
+      inHub?.type.kind === 'object' &&
+      field.type.kind === 'object' &&
+      keeps(inHub.type.fields, field.type.fields, `${field.name}.`)
+    );
+  });
 }
 
 /**

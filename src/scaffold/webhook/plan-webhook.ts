@@ -67,7 +67,6 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
   const resource: ResourceConfig = { ...found, webhooks };
   await tree.update(PROJECT_FILE, renderProjectFile(withResource(project, found, resource)));
   const requested = { ...options, spokes };
-  const allSpokes = findSpokes(project, found, webhooks.spoke ?? []);
   const shapeOf = kindShapes(options.dir, project, [found, ...otherVersions(project, found)]);
   const render: RenderWebhook = async (template, target) =>
     formatGenerated(
@@ -82,20 +81,41 @@ export async function planWebhook(options: CreateWebhookOptions): Promise<Webhoo
   await stageWebhookCode(tree, data, render);
   await stageWebhookRegistration(tree, resource, data.paths.setup);
   await stageWebhookConfig(tree, data, render);
-  // The test covers every webhook of the kind, so each new type updates it (kept when edited).
+  // Each version's test serves every webhook of the kind, so a new type or version updates the
+  // tests of all its versions (each kept when edited).
+  const updated = withResource(project, found, resource);
+  for (const version of [resource, ...otherVersions(updated, resource).filter(hasWebhooks)]) {
+    await stageWebhookTest(tree, updated, version, shapeOf);
+  }
+  return { changes: finishPlan(tree), resource };
+}
+
+function hasWebhooks(resource: ResourceConfig): boolean {
+  const { defaulting, validation, conversion } = resource.webhooks ?? {};
+  return defaulting === true || validation === true || conversion === true;
+}
+
+/** The webhook test of one version of the kind, covering every webhook type it has. */
+async function stageWebhookTest(
+  tree: StagingTree,
+  project: ProjectConfig,
+  resource: ResourceConfig,
+  shapeOf: ShapeOf,
+): Promise<void> {
+  const { webhooks } = resource;
   const all: WebhookTypes = {
-    defaulting: webhooks.defaulting === true,
-    validation: webhooks.validation === true,
-    conversion: webhooks.conversion === true,
-    spokes: allSpokes,
+    defaulting: webhooks?.defaulting === true,
+    validation: webhooks?.validation === true,
+    conversion: webhooks?.conversion === true,
+    spokes: findSpokes(project, resource, webhooks?.spoke ?? []),
   };
   // The test checks what the defaulter and validator do as they stand (kept when edited, or made
   // before a second version changed which field an example would take).
-  const written = await writtenWebhooks(tree, data.paths, all);
-  const test = templateData(project, resource, all, data.paths.test, shapeOf, written);
+  const paths = webhookPaths(project, resource);
+  const written = await writtenWebhooks(tree, paths, all);
+  const test = templateData(project, resource, all, paths.test, shapeOf, written);
   const testText = await renderTemplate(templatePath('webhook.test.ts'), test);
   await tree.generate(test.target, await formatGenerated(tree.root, test.target, testText), true);
-  return { changes: finishPlan(tree), resource };
 }
 
 function checkTypesRequested(options: CreateWebhookOptions): void {
@@ -244,8 +264,10 @@ function spokeCode(
   spoke: KindShape | undefined,
   names: { hub: string; spoke: string; hubVersion: string; spokeVersion: string },
 ): ConversionCode {
-  if (!hub || !spoke)
-    return { toHub: '{ ...spoke }', fromHub: '{ ...hub }', helpers: [], notes: [], usesMissing: false };
+  if (!hub || !spoke) {
+    const copy = { toHub: '{ ...spoke }', fromHub: '{ ...hub }', helpers: [], notes: [] };
+    return { ...copy, usesMissing: false, keepsSpoke: false };
+  }
   return conversionCode(
     { type: names.hub, version: names.hubVersion, shape: hub },
     { type: names.spoke, version: names.spokeVersion, shape: spoke },
@@ -300,6 +322,13 @@ function templateData(
     defaulting: types.defaulting,
     validation: types.validation,
     conversion: types.conversion,
+    kindWebhooks: [resource, ...otherVersions(project, resource)].filter(hasWebhooks).map((r) => ({
+      setupName: `setup${r.kind}${upperFirst(r.version)}Webhooks`,
+      setup: webhookPaths(project, r).setup,
+    })),
+    kindConverts: [resource, ...otherVersions(project, resource)].some(
+      (r) => r.webhooks?.conversion === true,
+    ),
     spokes: types.spokes.map((spoke): SpokeTemplateData => {
       const typeAlias = `${resource.kind}${upperFirst(spoke.version)}`;
       const hubShape = shapeOf(resource);

@@ -61,6 +61,9 @@ export const LABEL_VALUE_MAX_LENGTH = 63;
 
 const SCALARS: ReadonlySet<ValueShape['kind']> = new Set(['string', 'number', 'integer', 'boolean', 'enum']);
 
+/** A number, a quoted string or a boolean, as source text. */
+const LITERAL = /^(-?\d+(\.\d+)?|'[^'\\]*'|"[^"\\]*"|true|false)$/;
+
 /**
  * The defaulter and validator as the project has them, when the webhook test is written for code
  * that exists already: the test must check what that code does, which the kind's fields may no
@@ -140,12 +143,7 @@ export function kindExamples(
     objects: nameRead && {
       nameRead,
       unsetDefaulted: defaulted && ((v) => `delete ${fieldRead(v, defaulted.field.name)};`),
-      invalidate:
-        validated &&
-        ((v) =>
-          specOptional
-            ? `if (${specRead(v)}) ${member(specRead(v), validated.name)} = '';`
-            : `${member(specRead(v), validated.name)} = '';`),
+      invalidate: validated && ((v) => emptyField(v, validated.name, spec)),
     },
     exampleField: exampleField(variable, spec?.fields ?? []),
   };
@@ -184,9 +182,26 @@ function writtenDefault(
   for (const { field } of candidates) {
     const assignment = `${target(field.name)} ??= `;
     const line = code.find((l) => l.startsWith(assignment) && l.endsWith(';'));
-    if (line !== undefined) return { field, value: line.slice(assignment.length, -1) };
+    const value = line?.slice(assignment.length, -1);
+    // Only a literal can be written into the test; a constant or a computed value is not checked.
+    if (value !== undefined && LITERAL.test(value)) return { field, value };
   }
   return undefined;
+}
+
+/**
+ * The statement that empties a spec field of the object in `v`. Where the spec may be left out, a
+ * sample without one still gets the field: `??= {}` where every spec field is optional.
+ */
+function emptyField(
+  v: string,
+  name: string,
+  spec: { field: FieldShape; fields: readonly FieldShape[] } | undefined,
+): string {
+  const specRead = member(v, 'spec');
+  if (!spec?.field.optional) return `${member(specRead, name)} = '';`;
+  if (spec.fields.every((f) => f.optional)) return `(${specRead} ??= {})${member('', name)} = '';`;
+  return `if (${specRead}) ${member(specRead, name)} = '';`;
 }
 
 function defaultingStatements(

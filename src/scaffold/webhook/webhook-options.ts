@@ -40,6 +40,14 @@ export interface SpokeTemplateData {
   readonly test: SpokeTest | undefined;
 }
 
+/** One version's webhook setup function, which the webhook tests of the kind call. */
+export interface KindVersionWebhooks {
+  /** `setupWebAppV1Webhooks`. */
+  readonly setupName: string;
+  /** Its file, `src/webhooks/v1/webapp.webhook.ts`. */
+  readonly setup: string;
+}
+
 /** The values the webhook templates see. */
 export interface WebhookTemplateData {
   readonly kind: string;
@@ -62,6 +70,13 @@ export interface WebhookTemplateData {
   readonly validation: boolean;
   readonly conversion: boolean;
   readonly spokes: readonly SpokeTemplateData[];
+  /**
+   * Every version of the kind with webhooks, this one included: the test serves them all, as the
+   * API server calls each version's webhooks for the others' objects too (matchPolicy Equivalent).
+   */
+  readonly kindWebhooks: readonly KindVersionWebhooks[];
+  /** Whether a version of the kind converts: the test then installs the CRDs converting through it. */
+  readonly kindConverts: boolean;
   /** The example default and rule, and the test's objects, from the fields the kind has. */
   readonly examples: KindExamples;
   /** Names at most this long fit in a label value. */

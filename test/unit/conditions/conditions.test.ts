@@ -31,6 +31,18 @@ describe('setStatusCondition', () => {
     ]);
   });
 
+  // metav1's zero time: meta.SetStatusCondition stamps such a condition with now.
+  it('stamps a condition given an empty lastTransitionTime with the clock', () => {
+    const conditions: Condition[] = [];
+    const clock = new FakeClock(T0);
+    setStatusCondition(
+      conditions,
+      { type: 'Ready', status: 'True', reason: 'Up', lastTransitionTime: '' },
+      clock,
+    );
+    assert.equal(findStatusCondition(conditions, 'Ready')?.lastTransitionTime, at(T0));
+  });
+
   it('keeps lastTransitionTime while the status stays, and updates reason, message and observedGeneration', () => {
     const clock = new FakeClock(T0);
     const conditions: Condition[] = [];
