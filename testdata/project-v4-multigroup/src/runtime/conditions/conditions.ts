@@ -103,8 +103,11 @@ export function isStatusConditionFalse(conditions: readonly Condition[] | undefi
   return findStatusCondition(conditions, type)?.status === 'False';
 }
 
-/** The input's time, or now; metav1.Time has second precision, so a Date is kept to the second. */
+/**
+ * The input's time, or now (also for an empty one, the zero time meta.SetStatusCondition replaces);
+ * metav1.Time has second precision, so a Date is kept to the second.
+ */
 function transitionTime(condition: ConditionInput, clock: Clock): string {
-  const at = condition.lastTransitionTime ?? new Date(clock.now());
+  const at = condition.lastTransitionTime || new Date(clock.now());
   return typeof at === 'string' ? at : formatTime(at);
 }

@@ -24,8 +24,10 @@ async function untilWebhooksAnswer(probe: () => Promise<boolean>): Promise<void>
   }
 }
 
-// The manager's webhook server, with a generated certificate, serves the webhooks; the real
-// kube-apiserver (envtest) calls them over TLS, configured by what `npm run manifests` generated.
+// The manager's webhook server, with a generated certificate, serves the webhooks of every version
+// of the Memcached, as the API server calls each version's for the others' objects too (matchPolicy
+// Equivalent); the real kube-apiserver (envtest) calls them over TLS, configured by what `npm run
+// manifests` generated.
 test('Memcached v1 webhooks', async (t) => {
   await using env = await startEnvironment({ crdPaths: ['config/crd/bases'] });
   // Port 0 takes a free port, so that test files running side by side do not collide.
@@ -36,8 +38,7 @@ test('Memcached v1 webhooks', async (t) => {
   setupMemcachedV1Webhooks(mgr);
   const server = await mgr.webhookServer.start();
   t.after(() => server.close());
-  // Only the webhooks this server serves are installed: another version's webhooks, which the API
-  // server would also call for this version's objects (matchPolicy Equivalent), have their own test.
+  // Only the webhooks this server serves are installed: other kinds' have their own tests.
   const local = {
     url: server.url,
     caBundle: mgr.webhookServer.caBundle ?? '',

@@ -55,14 +55,6 @@ export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
 
 /** CronJobStatus is the observed state of a CronJob. */
 export interface CronJobStatus {
-  // +optional
-  /** active is how many of the CronJob's Jobs are running. */
-  active?: int32;
-
-  // +optional
-  /** lastScheduleTime is when a Job was last started. */
-  lastScheduleTime?: Time;
-
   // +listType=map
   // +listMapKey=type
   // +optional
@@ -75,6 +67,14 @@ export interface CronJobStatus {
   // +optional
   /** observedGeneration is the metadata.generation the controller last acted on. */
   observedGeneration?: int64;
+
+  // +optional
+  /** active is how many of the CronJob's Jobs are running. */
+  active?: int32;
+
+  // +optional
+  /** lastScheduleTime is when a Job was last started. */
+  lastScheduleTime?: Time;
 }
 
 // +kubebuilder:object:root=true

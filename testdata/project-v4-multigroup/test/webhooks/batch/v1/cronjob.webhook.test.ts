@@ -28,8 +28,10 @@ async function untilWebhooksAnswer(probe: () => Promise<boolean>): Promise<void>
   }
 }
 
-// The manager's webhook server, with a generated certificate, serves the webhooks; the real
-// kube-apiserver (envtest) calls them over TLS, configured by what `npm run manifests` generated.
+// The manager's webhook server, with a generated certificate, serves the webhooks of every version
+// of the CronJob, as the API server calls each version's for the others' objects too (matchPolicy
+// Equivalent); the real kube-apiserver (envtest) calls them over TLS, configured by what `npm run
+// manifests` generated.
 test('CronJob v1 webhooks', async (t) => {
   // The CRDs are installed once the webhook server runs: their conversion calls it.
   await using env = await startEnvironment();
@@ -41,8 +43,7 @@ test('CronJob v1 webhooks', async (t) => {
   setupCronJobV1Webhooks(mgr);
   const server = await mgr.webhookServer.start();
   t.after(() => server.close());
-  // Only the webhooks this server serves are installed: another version's webhooks, which the API
-  // server would also call for this version's objects (matchPolicy Equivalent), have their own test.
+  // Only the webhooks this server serves are installed: other kinds' have their own tests.
   const local = {
     url: server.url,
     caBundle: mgr.webhookServer.caBundle ?? '',
@@ -103,6 +104,8 @@ test('CronJob v1 webhooks', async (t) => {
 
     assert.equal(hub?.apiVersion, CronJobKind.apiVersion);
     assert.equal(spoke?.apiVersion, CronJobV2Kind.apiVersion);
+    // A lossless conversion: all the sample set comes back as written, through the hub.
+    assert.partialDeepStrictEqual(spoke, written);
     // The fields both versions have agree in both, and hold what the sample set (the rest defaulted).
     const shared = { concurrencyPolicy: hub?.spec?.concurrencyPolicy, suspend: hub?.spec?.suspend };
     assert.deepEqual(
