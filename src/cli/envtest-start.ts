@@ -1,10 +1,13 @@
 import { InvalidArgumentError } from 'commander';
+import { parseControllers } from '../envtest/controller-selection.ts';
 import { startEnvironment } from '../envtest/environment.ts';
-import { InterruptedError } from '../errors.ts';
+import { InterruptedError, isTsoperatorError } from '../errors.ts';
 
 export interface EnvtestStartOptions {
   nodes: number;
   crd?: string[];
+  /** kube-controller-manager's `--controllers` entries; default: its `*`. */
+  controllers?: string[];
 }
 
 /**
@@ -27,7 +30,7 @@ export async function runEnvtestStart(version: string, options: EnvtestStartOpti
   const env = await startEnvironment({
     signal: interrupted.signal,
     kubernetesVersion: version,
-    controllerManager: true,
+    controllerManager: options.controllers ? { controllers: options.controllers } : true,
     nodes: options.nodes,
     ...(options.crd ? { crdPaths: options.crd } : {}),
     onProgress: (line) => process.stderr.write(`${line}\n`),
@@ -49,4 +52,14 @@ export function parseNodeCount(value: string): number {
     throw new InvalidArgumentError('the number of nodes is a whole number from 0 to 100');
   }
   return count;
+}
+
+/** `--controllers`: kube-controller-manager's own list, `*,-foo,bar`. */
+export function parseControllerList(value: string): string[] {
+  try {
+    return parseControllers(value);
+  } catch (err) {
+    if (isTsoperatorError(err)) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
 }

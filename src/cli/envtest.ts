@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import { DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.ts';
 import { resolveAssets } from '../envtest/assets.ts';
-import { parseNodeCount, runEnvtestStart, type EnvtestStartOptions } from './envtest-start.ts';
+import {
+  parseControllerList,
+  parseNodeCount,
+  runEnvtestStart,
+  type EnvtestStartOptions,
+} from './envtest-start.ts';
 
 interface UseOptions {
   download: boolean;
@@ -51,5 +56,10 @@ export function registerEnvtestCommand(program: Command): void {
       0,
     )
     .option('--crd <path...>', 'CRD files or folders to install')
+    .option(
+      '--controllers <list>',
+      "kube-controller-manager's controllers, in its own syntax: `*` (default: what a cluster runs), `name` to turn one on, `-name` to turn one off, e.g. `*,-horizontal-pod-autoscaler-controller`",
+      parseControllerList,
+    )
     .action((version: string, options: EnvtestStartOptions) => runEnvtestStart(version, options));
 }

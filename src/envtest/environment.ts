@@ -12,6 +12,7 @@ import {
   NODE_CONTROLLERS,
   startKubeControllerManager,
 } from './kube-controller-manager.ts';
+import { checkControllers, withNodeControllers } from './controller-selection.ts';
 import { startKubeScheduler } from './kube-scheduler.ts';
 import { startKwok } from './kwok.ts';
 import { createFakeNodes, fakeNodeName } from './fake-nodes.ts';
@@ -30,13 +31,20 @@ export interface EnvironmentOptions {
   binaryAssetsDir?: string;
   /** CRD files or folders to install before returning; each is Established and served. */
   crdPaths?: readonly string[];
-  /** Also start kube-controller-manager (garbage collector, deployments, replica sets). Default: false. */
+  /**
+   * Also start kube-controller-manager. `true` runs the controllers a cluster runs (its `*`: garbage
+   * collector, namespaces, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs,
+   * endpoints, ...); `controllers` takes its `--controllers` entries instead: `*` for that set,
+   * `name` to turn one on, `-name` to turn one off, the first entry naming a controller deciding,
+   * e.g. `['*', '-horizontal-pod-autoscaler-controller']` or `['job-controller']`.
+   * Default: false (no controller: a Deployment makes no ReplicaSet, a Job no Pod).
+   */
   controllerManager?: boolean | { controllers?: readonly string[] };
   /**
-   * Fake nodes for Pods to run on: starts kube-scheduler, kwok and kube-controller-manager (with the
-   * node lifecycle controller and the Pod garbage collector) and creates this many Nodes,
-   * `kwok-node-0`..., that kwok keeps Ready and whose Pods it moves to Running and Ready.
-   * Default: 0 (Pods stay Pending).
+   * Fake nodes for Pods to run on: starts kube-scheduler, kwok and kube-controller-manager (as
+   * `controllerManager` says, with the node lifecycle controller and the Pod garbage collector in
+   * any case) and creates this many Nodes, `kwok-node-0`..., that kwok keeps Ready and whose Pods it
+   * moves to Running and Ready, and a Job's Pods on to Succeeded. Default: 0 (Pods stay Pending).
    */
   nodes?: number;
   /** Extra kube-apiserver flags, e.g. `--default-watch-cache-size=0`. */
@@ -109,6 +117,8 @@ export class Environment {
   static async start(options: EnvironmentOptions = {}): Promise<Environment> {
     const signal = options.signal;
     signal?.throwIfAborted();
+    // A mistyped list fails before the binaries are looked for, let alone built.
+    controllersFor(options);
     const { dir: binDir, source } =
       options.binaryAssetsDir === undefined
         ? await resolveAssets({
@@ -264,12 +274,7 @@ export class Environment {
   }
 
   async #startControllerManager(): Promise<void> {
-    const settings =
-      typeof this.#options.controllerManager === 'object' ? this.#options.controllerManager : {};
-    const controllers = [
-      ...(settings.controllers ?? DEFAULT_CONTROLLERS),
-      ...(this.#options.nodes ? NODE_CONTROLLERS : []),
-    ];
+    const controllers = controllersFor(this.#options);
     this.#controllerManager = await retryOnPortConflict(() =>
       startKubeControllerManager({
         binDir: this.binDir,
@@ -277,7 +282,7 @@ export class Environment {
         serviceAccountKeyFile: this.#apiServer.serviceAccountKeyFile,
         caFile: this.#apiServer.caFile,
         tls: this.#adminTls(),
-        controllers: [...new Set(controllers)],
+        controllers,
         reaper: this.#reaper,
         signal: this.#options.signal,
       }),
@@ -312,6 +317,14 @@ export class Environment {
 /** Shorthand for `Environment.start(options)`. */
 export function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
   return Environment.start(options);
+}
+
+/** The `--controllers` entries of `options`; a malformed list is a UsageError. */
+function controllersFor(options: EnvironmentOptions): string[] {
+  const settings = typeof options.controllerManager === 'object' ? options.controllerManager : {};
+  const entries = settings.controllers ?? DEFAULT_CONTROLLERS;
+  checkControllers(entries);
+  return options.nodes ? withNodeControllers(entries, NODE_CONTROLLERS) : [...entries];
 }
 
 /**

@@ -2,21 +2,22 @@ import type { ManagedProcess, Reaper } from './process.ts';
 import type { ClientTls } from './probe.ts';
 import { startKubeComponent } from './kube-component.ts';
 
-/** Controllers started by default: enough for owner-reference GC and Deployments making Pods. */
-export const DEFAULT_CONTROLLERS = [
-  'garbage-collector-controller',
-  'namespace-controller',
-  'deployment-controller',
-  'replicaset-controller',
-  'serviceaccount-controller',
-  'serviceaccount-token-controller',
-] as const;
+/**
+ * Controllers started by default: `*`, kube-controller-manager's own default set, what a cluster
+ * runs and an operator meets there (garbage collector, namespaces, Deployments, ReplicaSets,
+ * StatefulSets, DaemonSets, Jobs, CronJobs, TTL after finished, disruption budgets, endpoints and
+ * EndpointSlices, service accounts, quotas, ...). None needs a cloud provider: since 1.31 those run
+ * in cloud-controller-manager, and the ones that need flags this control plane does not give (CSR
+ * signing, node IPAM) skip themselves. Measured against the six controllers it replaced, the start
+ * takes no longer and the idle process a tenth of a CPU second more per 20 s.
+ */
+export const DEFAULT_CONTROLLERS = ['*'] as const;
 
 /**
- * Added when the environment has nodes: the node lifecycle controller lifts the not-ready taint a
- * new Node is created with once it reports Ready (and taints a Node whose lease stops being
- * renewed); the Pod garbage collector deletes the Pods of a Node that is gone, so that their
- * ReplicaSet replaces them on the nodes left.
+ * Added when the environment has nodes, whatever the list says (`*` has them): the node lifecycle
+ * controller lifts the not-ready taint a new Node is created with once it reports Ready (and
+ * taints a Node whose lease stops being renewed); the Pod garbage collector deletes the Pods of a
+ * Node that is gone, so that their ReplicaSet replaces them on the nodes left.
  */
 export const NODE_CONTROLLERS = ['node-lifecycle-controller', 'pod-garbage-collector-controller'] as const;
 
@@ -26,6 +27,7 @@ export interface KubeControllerManagerOptions {
   serviceAccountKeyFile: string;
   caFile: string;
   tls: ClientTls;
+  /** `--controllers` entries: `*`, `name`, `-name`. Default: DEFAULT_CONTROLLERS. */
   controllers?: readonly string[];
   extraArgs?: readonly string[];
   reaper?: Reaper;

@@ -33,11 +33,22 @@ describe('tsoperator envtest start', () => {
       stderr,
       /^control plane at https:\/\/127\.0\.0\.1:\d+ with nodes kwok-node-0, kwok-node-1; Ctrl-C stops it$/m,
     );
+    // The controllers of a cluster run: a Job's Pod runs on a fake Node and the Job completes.
+    const env = { KUBECONFIG: kubeconfig };
+    await execa(kubectl, ['create', 'job', 'once', '--image=busybox:1.37'], { env });
+    await execa(kubectl, ['wait', '--for=condition=Complete', 'job/once', '--timeout=60s'], { env });
 
     child.kill('SIGINT');
     const [code] = (await exited) as [number | null];
     assert.equal(code, 0, stderr);
     assert.equal(existsSync(dirname(kubeconfig)), false, 'the control plane folder is removed');
+  });
+
+  it('refuses a malformed --controllers list, as a usage error', async () => {
+    const result = await runTsoperator(['envtest', 'start', '--controllers', '*,job controller']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /"job controller" is not a kube-controller-manager controller list/);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
   });
 
   it('refuses a node count that is not a whole number, as a usage error', async () => {
