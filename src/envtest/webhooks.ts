@@ -36,7 +36,7 @@ export async function installWebhooks(
 ): Promise<KubeObject[]> {
   if (server.caBundle === '') {
     throw new TsoperatorError(
-      'installWebhooks needs the CA of the webhook server: start it without a certificate folder, so that it generates one',
+      'installWebhooks needs the CA bundle of the webhook server, known once it has started: await `mgr.webhookServer.start()` first',
     );
   }
   // The same step as `npm start --webhook-install-local`, from outside the manager process.

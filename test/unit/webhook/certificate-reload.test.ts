@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -49,10 +49,14 @@ describe('WebhookServer with a certificate folder', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("serves the folder's certificate and has no CA bundle of its own", async () => {
+  it("serves the folder's certificate, and without a ca.crt has callers trust that certificate", async () => {
     assert.equal(await servedBy(port, { first, second }), 'first');
-    assert.equal(server.caBundle, undefined);
-    assert.throws(() => server.clientConfig('/convert'), /its CA is not known/);
+    const served = await readFile(join(dir, 'tls.crt'), 'utf8');
+    assert.equal(server.caBundle, served);
+    assert.deepEqual(server.clientConfig('/convert'), {
+      url: `https://127.0.0.1:${port}/convert`,
+      caBundle: Buffer.from(served).toString('base64'),
+    });
   });
 
   it('serves new connections with the new pair once both files are rewritten, one after the other', async () => {
