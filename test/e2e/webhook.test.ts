@@ -11,7 +11,14 @@ import { execa } from 'execa';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { defineKind } from '../../src/runtime/client/kind.ts';
-import { installTsoperator, packCheckout, runIn, tsoperatorIn } from '../support/generated-project.ts';
+import {
+  installTsoperator,
+  packCheckout,
+  runAnyway,
+  runIn,
+  tsoperatorIn,
+  type CommandResult,
+} from '../support/generated-project.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
@@ -100,7 +107,16 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
   });
 
   it('npm start serves the webhooks with a generated local CA, and --webhook-install-local points the API server at them', async () => {
-    await using env = await startEnvironment({ crdPaths: [join(project, 'config', 'crd', 'bases')] });
+    await using env = await startEnvironment();
+    // As a user installs them: the CRD converts through the in-cluster Service, absent here.
+    const cluster = {
+      KUBECONFIG: env.admin.kubeconfigPath,
+      PATH: `${env.binDir}:${process.env['PATH'] ?? ''}`,
+    };
+    const installCrds = (): Promise<CommandResult> =>
+      runAnyway(project, 'npm', ['run', 'install-crds'], cluster);
+    const installed = await installCrds();
+    assert.equal(installed.exitCode, 0, installed.output);
     const manager = execa(
       process.execPath,
       ['src/main.ts', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--webhook-install-local'],
@@ -134,11 +150,30 @@ describe('a scaffolded project with webhooks builds, lints and tests green', () 
         return app.spec?.foo === 'default' ? app : undefined;
       }, 'the API server to call the local defaulting webhook');
       assert.equal(defaulted.spec?.foo, 'default');
+
+      // The CRD now converts through this process (the API server takes a moment to see it): the
+      // v1 object reads as v2.
+      const WebAppV2 = defineKind<KubernetesObject & { spec?: { foo?: string } }>({
+        apiVersion: 'demo.example.org/v2',
+        kind: 'WebApp',
+        plural: 'webapps',
+        namespaced: true,
+      });
+      const key = { namespace: 'default', name: defaulted.metadata?.name ?? '' };
+      const v2 = await eventually(
+        () => client.get(WebAppV2, key).catch(() => undefined),
+        'the API server to convert through the local conversion webhook',
+      );
+      assert.equal(v2.apiVersion, 'demo.example.org/v2');
+      assert.equal(v2.spec?.foo, 'default');
     } finally {
       manager.kill('SIGTERM');
     }
     const result = await manager;
     assert.equal(result.exitCode, 0, result.all);
+    // It put the CRD's Service back on exit: the CRDs install again.
+    const reinstalled = await installCrds();
+    assert.equal(reinstalled.exitCode, 0, reinstalled.output);
   });
 });
 
