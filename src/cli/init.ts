@@ -82,8 +82,9 @@ export function registerInitCommand(program: Command): void {
       const { tsoperatorDependency } = await import('../scaffold/tsoperator-dependency.ts');
       const { tsoperatorVersion } = await import('../version.ts');
       const { checkout } = tsoperatorDependency(tsoperatorVersion(), flags.tsoperatorDependency);
+      // On stderr: it is about this run of tsoperator, not part of the plan printed on stdout.
       if (checkout !== undefined) {
-        process.stdout.write(
+        process.stderr.write(
           `note: tsoperator runs from the checkout ${checkout}, not from the npm registry: package.json takes it from there (file:), and npm install links it; keep the checkout built (npm run build), or pass --tsoperator-dependency to take another\n`,
         );
       }

@@ -182,12 +182,19 @@ describe('delete api on every kind of the sample projects, one by one, ends wher
         const keptAside = [...files.keys()].filter((path) =>
           /^\.tsoperator\/deleted\/[^/]+\/.+\.\w+$/.test(path),
         );
-        if (steps.some((step) => step.force === true)) {
-          assert.ok(
-            keptAside.some((path) => path.endsWith('/src/api/v1/captain.types.ts')),
-            keptAside.join('\n'),
-          );
-          assert.ok(keptAside.some((path) => path.endsWith('/config/samples/crew_v2_captain.yaml')));
+        // Each kind version deleted with --force had its types and sample edited by the user.
+        for (const { gvk } of steps.filter((step) => step.force === true)) {
+          const [group, version, kind] = gvk;
+          const edited = [
+            `/${version}/${kind.toLowerCase()}.types.ts`,
+            `/config/samples/${group}_${version}_${kind.toLowerCase()}.yaml`,
+          ];
+          for (const end of edited) {
+            assert.ok(
+              keptAside.some((path) => path.endsWith(end)),
+              `${end} in\n${keptAside.join('\n')}`,
+            );
+          }
         }
       });
     });
