@@ -82,7 +82,7 @@ const FLAGS = {
   'webhook-install-local': {
     type: 'boolean',
     default: 'false',
-    help: 'For a local API server (envtest): point config/webhook/manifests.yaml at this process. Never in a cluster.',
+    help: "For a local API server (envtest): point config/webhook/manifests.yaml and the converted kinds' CRDs at this process, the CRDs until it exits. Never in a cluster.",
   },
   'enable-http2': {
     type: 'boolean',

@@ -47,9 +47,12 @@ export interface ManagerOptions {
   webhookCertPath?: string;
   /**
    * For running outside the cluster against a local API server (envtest, say): once the webhook
-   * server has started, apply the webhook configurations of this generated manifests file pointed
-   * at it, trusting its generated CA. Needs create and patch on the webhook configurations.
-   * Default: '' (the configurations come from `npm run deploy`).
+   * server has started, apply the webhook configurations of this generated manifests file (read
+   * only when admission webhooks are registered) pointed at it, and point the installed CRD of each
+   * kind it converts at its `/convert` until the manager stops, each trusting the server's CA
+   * bundle (see WebhookServer.caBundle). Needs create and patch on the webhook configurations, get
+   * and patch on customresourcedefinitions. Default: '' (the configurations come from `npm run
+   * deploy`).
    */
   webhookInstallLocal?: string;
   /** Let the metrics server speak HTTP/2. Default: false (HTTP/2 rapid reset, CVE-2023-44487). */

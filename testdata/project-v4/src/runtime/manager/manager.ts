@@ -20,6 +20,11 @@ import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
 import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
+import {
+  installLocalConversions,
+  restoreLocalConversions,
+  type LocalConversion,
+} from '../webhook/install-local-conversions.ts';
 import { installLocalWebhooks } from '../webhook/install-local-webhooks.ts';
 import { ApiEventRecorder } from '../events/api-event-recorder.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
@@ -111,6 +116,8 @@ export class Manager {
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
   #probeServer: RunningServer | undefined;
+  /** The CRDs `webhookInstallLocal` pointed at this process, put back when it stops. */
+  #localConversions: LocalConversion[] = [];
 
   private constructor(options: ResolvedManagerOptions) {
     this.#options = options;
@@ -223,9 +230,9 @@ export class Manager {
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
     this.#liveShards?.start(caches.signal);
-    let servers: RunningServer[] = [];
+    const servers: RunningServer[] = [];
     try {
-      servers = await this.#startServers();
+      await this.#startServers(servers);
       if (this.#options.checkPermissions)
         await checkPermissions(this.#transport, this.#requiredPermissions());
       const { leaderElection, warmup, sharding } = this.#options;
@@ -261,6 +268,8 @@ export class Manager {
     };
     await within(Promise.all([...this.#recorders.values()].map((r) => r.flush())));
     caches.abort();
+    // While the webhook server still answers: the CRDs convert through it until they are put back.
+    await within(this.#restoreLocalConversions());
     await within(Promise.all(servers.map((s) => s.close())));
     this.logger.info('manager stopped');
   }
@@ -490,11 +499,7 @@ export class Manager {
             ...(namespace ? { namespace } : {}),
           }))
         : [];
-    const localWebhooks: Permission[] = this.#options.webhookInstallLocal
-      ? ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'].flatMap((resource) =>
-          ['create', 'patch'].map((verb) => ({ group: 'admissionregistration.k8s.io', resource, verb })),
-        )
-      : [];
+    const localWebhooks = this.#options.webhookInstallLocal ? this.#localWebhookPermissions() : [];
     const sharding: Permission[] = this.#options.sharding
       ? [
           ...['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'].map((verb) => ({
@@ -518,6 +523,26 @@ export class Manager {
     ];
   }
 
+  /** What `webhookInstallLocal` writes: the webhook configurations, and the converted kinds' CRDs. */
+  #localWebhookPermissions(): Permission[] {
+    const server = this.webhookServer;
+    const configurations = server.hasAdmissionHandlers
+      ? ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']
+      : [];
+    return [
+      ...configurations.flatMap((resource) =>
+        ['create', 'patch'].map((verb) => ({ group: 'admissionregistration.k8s.io', resource, verb })),
+      ),
+      ...(server.convertedKinds.length > 0
+        ? ['get', 'patch'].map((verb) => ({
+            group: 'apiextensions.k8s.io',
+            resource: 'customresourcedefinitions',
+            verb,
+          }))
+        : []),
+    ];
+  }
+
   #servesSecureMetrics(): boolean {
     return this.#options.metricsSecure && parseBindAddress(this.#options.metricsBindAddress) !== undefined;
   }
@@ -537,26 +562,55 @@ export class Manager {
     };
   }
 
-  async #startServers(): Promise<RunningServer[]> {
+  /**
+   * Starts the servers, adding each to `started` as it listens: when a later step fails (a port in
+   * use, `webhookInstallLocal` refused), the clean-up closes the ones already listening.
+   */
+  async #startServers(started: RunningServer[]): Promise<void> {
     const metrics = parseBindAddress(this.#options.metricsBindAddress);
-    if (metrics) this.#metricsServer = await startMetricsServer({ ...metrics, ...this.#metricsServing() });
-    const probes = parseBindAddress(this.#options.healthProbeBindAddress);
-    if (probes) this.#probeServer = await this.#probes.listen(probes);
-    // Before the caches: a cache of a converted kind syncs only once /convert answers.
-    const webhooks = this.webhookServer.hasHandlers ? await this.webhookServer.start() : undefined;
-    if (webhooks && this.#options.webhookInstallLocal) {
-      const installed = await installLocalWebhooks(
-        this.client,
-        this.webhookServer,
-        this.#options.webhookInstallLocal,
-      );
-      this.logger.info('webhook configurations point at this process', {
-        configurations: installed.map((c) => `${c.kind ?? ''}/${c.metadata?.name ?? ''}`),
-      });
+    if (metrics) {
+      this.#metricsServer = await startMetricsServer({ ...metrics, ...this.#metricsServing() });
+      started.push(this.#metricsServer);
     }
-    const servers = [this.#metricsServer, this.#probeServer, webhooks].filter((s) => s !== undefined);
-    for (const server of servers) this.logger.info('serving', { url: server.url });
-    return servers;
+    const probes = parseBindAddress(this.#options.healthProbeBindAddress);
+    if (probes) {
+      this.#probeServer = await this.#probes.listen(probes);
+      started.push(this.#probeServer);
+    }
+    // Before the caches: a cache of a converted kind syncs only once /convert answers.
+    if (this.webhookServer.hasHandlers) {
+      started.push(await this.webhookServer.start());
+      if (this.#options.webhookInstallLocal) await this.#installLocalWebhooks();
+    }
+    for (const server of started) this.logger.info('serving', { url: server.url });
+  }
+
+  /**
+   * `webhookInstallLocal`: points the generated webhook configurations (when admission webhooks are
+   * registered: a project with conversions only has no manifests file) and the CRDs of the
+   * converted kinds at this process.
+   */
+  async #installLocalWebhooks(): Promise<void> {
+    const server = this.webhookServer;
+    const installed = server.hasAdmissionHandlers
+      ? await installLocalWebhooks(this.client, server, this.#options.webhookInstallLocal)
+      : [];
+    this.#localConversions = await installLocalConversions(this.client, server, server.convertedKinds);
+    this.logger.info('webhooks point at this process', {
+      configurations: [
+        ...installed.map((c) => `${c.kind ?? ''}/${c.metadata?.name ?? ''}`),
+        ...this.#localConversions.map((c) => `CustomResourceDefinition/${c.crd}`),
+      ],
+    });
+  }
+
+  /** `webhookInstallLocal`: the CRDs get back the conversion they had before this process. */
+  async #restoreLocalConversions(): Promise<void> {
+    const conversions = this.#localConversions;
+    this.#localConversions = [];
+    await restoreLocalConversions(this.client, conversions).catch((err: unknown) =>
+      this.logger.error('cannot put back the conversion of the CRDs', { err }),
+    );
   }
 
   /** The lease timings, clock and logger both elections (leader and shard Lease) run with. */

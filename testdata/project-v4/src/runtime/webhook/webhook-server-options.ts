@@ -20,6 +20,11 @@ export interface WebhookServerOptions {
   certName?: string;
   /** Default: 'tls.key'. */
   keyName?: string;
+  /**
+   * The CA certificate in `certDir` that callers should trust, as a TLS Secret from cert-manager
+   * carries it; without the file, `caBundle` is the served certificate chain. Default: 'ca.crt'.
+   */
+  caName?: string;
   /** How often `certDir` is re-read besides being watched. Default: 10 000. */
   certPollInterval?: number;
   /** Names and addresses the generated certificate is valid for. Default: localhost, 127.0.0.1, ::1. */
@@ -42,6 +47,7 @@ export function resolveWebhookServerOptions(options: WebhookServerOptions): Reso
     port: options.port ?? 9443,
     certName: options.certName ?? 'tls.crt',
     keyName: options.keyName ?? 'tls.key',
+    caName: options.caName ?? 'ca.crt',
     certPollInterval: options.certPollInterval ?? 10_000,
     localHosts: options.localHosts ?? ['localhost', '127.0.0.1', '::1'],
     maxRequestBytes: options.maxRequestBytes ?? 7 * 1024 * 1024,

@@ -6,8 +6,10 @@ import type { Kind } from '../client/kind.ts';
 import type { RunningServer } from '../server/http-server.ts';
 import { startSecureServer } from '../server/secure-server.ts';
 import { CertificateAuthority } from '../tls/certificate-authority.ts';
+import { hostCoveredBy } from '../tls/certificate-host.ts';
 import { fixedCertificate, type CertificateSource } from '../tls/certificate-source.ts';
 import { CertificateWatcher } from '../tls/certificate-watcher.ts';
+import { trustBundle } from '../tls/trust-bundle.ts';
 import { parseAdmissionReview, type AdmissionHandler } from './admission-review.ts';
 import { convertReview } from './conversion-handler.ts';
 import { parseConversionReview } from './conversion-review.ts';
@@ -52,8 +54,10 @@ export class WebhookServer {
   readonly #metrics: WebhookMetrics;
   readonly #admission = new Map<string, AdmissionHandler>();
   readonly #converters = new Map<string, HubConverter>();
+  readonly #convertedKinds: Kind[] = [];
   #started: Promise<RunningServer> | undefined;
   #server: RunningServer | undefined;
+  #certificateSource: CertificateSource | undefined;
   #caBundle: string | undefined;
   #url: string | undefined;
 
@@ -84,6 +88,7 @@ export class WebhookServer {
     if (this.#converters.has(converter.groupKind))
       throw new Error(`a conversion for ${converter.groupKind} is already registered`);
     this.#converters.set(converter.groupKind, converter);
+    this.#convertedKinds.push(hub);
     return CONVERT_PATH;
   }
 
@@ -100,9 +105,19 @@ export class WebhookServer {
     return this.#admission.size > 0 || this.#converters.size > 0;
   }
 
+  /** Whether a defaulter, validator or other admission handler is registered. */
+  get hasAdmissionHandlers(): boolean {
+    return this.#admission.size > 0;
+  }
+
   /** The paths this server answers on: its admission webhooks, and the conversion path. */
   get paths(): readonly string[] {
     return this.#paths();
+  }
+
+  /** The hub kind of each registered conversion: their CRDs are the ones converting on `/convert`. */
+  get convertedKinds(): readonly Kind[] {
+    return [...this.#convertedKinds];
   }
 
   /** `https://host:port` once started. */
@@ -110,17 +125,27 @@ export class WebhookServer {
     return this.#url;
   }
 
-  /** The PEM certificate of the generated local CA; undefined when serving from `certDir`. */
+  /**
+   * Once started, the PEM bundle a caller of this server should trust: the generated local CA, or
+   * with `certDir` its `caName` file, else the certificate chain it serves (see trustBundle).
+   */
   get caBundle(): string | undefined {
     return this.#caBundle;
   }
 
-  /** The `clientConfig` that makes the API server call `path` on this server (generated CA only). */
+  /**
+   * The `clientConfig` that makes an API server on this machine call `path` on this server. With
+   * `certDir`, the URL names a loopback host the served certificate is valid for; a certificate
+   * valid for none of them is an error, since the API server would refuse it.
+   */
   clientConfig(path: string): WebhookClientConfig {
-    if (!this.#url) throw new Error('the webhook server has not started: its URL is not known yet');
-    if (!this.#caBundle)
-      throw new Error('the webhook server serves a certificate from certDir: its CA is not known');
-    return { url: `${this.#url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
+    const certificate = this.#certificateSource;
+    if (!this.#url || !this.#server || !certificate || !this.#caBundle)
+      throw new Error('the webhook server has not started: its URL is not known yet');
+    const url = this.#options.certDir
+      ? `https://${this.#localHostOf(certificate.current().cert)}:${this.#server.port}`
+      : this.#url;
+    return { url: `${url}${path}`, caBundle: Buffer.from(this.#caBundle).toString('base64') };
   }
 
   /**
@@ -145,6 +170,7 @@ export class WebhookServer {
   async #listen(): Promise<RunningServer> {
     const { port, host, logger } = this.#options;
     const certificate = await this.#certificate();
+    this.#certificateSource = certificate;
     const server = await startSecureServer((req, res) => this.#serve(req, res), {
       port,
       ...(host === undefined ? {} : { host }),
@@ -157,14 +183,38 @@ export class WebhookServer {
   }
 
   async #certificate(): Promise<CertificateSource> {
-    const { certDir, certName, keyName, certPollInterval, logger, localHosts } = this.#options;
-    if (certDir)
-      return CertificateWatcher.start(certDir, { certName, keyName, pollInterval: certPollInterval, logger });
+    const { certDir, certName, keyName, caName, certPollInterval, logger, localHosts } = this.#options;
+    if (certDir) {
+      const watcher = await CertificateWatcher.start(certDir, {
+        certName,
+        keyName,
+        pollInterval: certPollInterval,
+        logger,
+      });
+      this.#caBundle = await trustBundle(certDir, caName, watcher.current().cert).catch((err: unknown) => {
+        watcher.close();
+        throw err;
+      });
+      return watcher;
+    }
     const ca = CertificateAuthority.create('tsoperator-webhook-local-ca');
     this.#caBundle = ca.cert;
     return fixedCertificate(
       ca.issue({ commonName: 'tsoperator-webhook', usage: 'server', hosts: localHosts }),
     );
+  }
+
+  /** A host this server is reached at on this machine that `cert` is valid for, bracketed if IPv6. */
+  #localHostOf(cert: string): string {
+    const { host, certDir } = this.#options;
+    const candidates = isWildcard(host) ? ['127.0.0.1', 'localhost', '::1'] : [host ?? ''];
+    const covered = hostCoveredBy(cert, candidates);
+    if (covered === undefined) {
+      throw new Error(
+        `the webhook certificate in ${certDir ?? ''} is valid for none of ${candidates.join(', ')}, where the API server would call this process: give a certificate for localhost, or no certificate folder to have one made`,
+      );
+    }
+    return covered.includes(':') ? `[${covered}]` : covered;
   }
 
   #paths(): string[] {
@@ -222,6 +272,11 @@ function sendJson(res: ServerResponse, code: number, body: unknown): void {
 
 /** The address clients dial: loopback for a wildcard bind. */
 function dialHost(host: string | undefined): string {
-  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  if (isWildcard(host)) return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Whether the server listens on every interface. */
+function isWildcard(host: string | undefined): host is undefined | '' | '0.0.0.0' | '::' {
+  return !host || host === '0.0.0.0' || host === '::';
 }
