@@ -6,8 +6,15 @@ import { UsageError } from '../errors.ts';
  */
 const ENTRY = /^(\*|-?[a-z0-9]+(-[a-z0-9]+)*)$/;
 
-/** The controller the fake nodes cannot do without: it lifts the not-ready taint of a new Node. */
-const NODE_LIFECYCLE = 'node-lifecycle-controller';
+/**
+ * The names kube-controller-manager still takes for the controllers fake nodes need, from before
+ * they were renamed (`nodelifecycle`), which it reads as the new ones.
+ */
+const FORMER_NAMES: Readonly<Record<string, string>> = {
+  nodelifecycle: 'node-lifecycle-controller',
+  podgc: 'pod-garbage-collector-controller',
+  serviceaccount: 'serviceaccount-controller',
+};
 
 /**
  * `*,-foo,bar` (kube-controller-manager's own syntax) as a list, entries trimmed; a malformed
@@ -32,16 +39,20 @@ export function checkControllers(entries: readonly string[]): void {
 /**
  * The `--controllers` entries for `entries` and, with nodes, `nodeControllers` after them: a
  * controller the list turns on or off keeps its setting, since the first entry naming it decides.
- * Turning off the node lifecycle controller with nodes is an error: no fake Node would turn
- * schedulable.
+ * Turning off one of `nodeControllers`, by its name or a former one, is an error: the fake nodes
+ * would never run a Pod (see NODE_CONTROLLERS).
  */
 export function withNodeControllers(
   entries: readonly string[],
   nodeControllers: readonly string[],
 ): string[] {
-  if (entries.includes(`-${NODE_LIFECYCLE}`)) {
+  const off = entries
+    .filter((entry) => entry.startsWith('-'))
+    .map((entry) => FORMER_NAMES[entry.slice(1)] ?? entry.slice(1))
+    .filter((name) => nodeControllers.includes(name));
+  if (off.length > 0) {
     throw new UsageError(
-      `fake nodes need ${NODE_LIFECYCLE}, which lifts the not-ready taint of a new Node: remove -${NODE_LIFECYCLE} from the controllers, or start no nodes`,
+      `fake nodes need ${off.join(' and ')} (a new Node turns schedulable, and its Pods are admitted and cleaned up, only with ${nodeControllers.join(', ')}): remove ${off.map((name) => `-${name}`).join(', ')} from the controllers, or start no nodes`,
     );
   }
   return [...new Set([...entries, ...nodeControllers])];

@@ -42,8 +42,8 @@ export interface EnvironmentOptions {
   controllerManager?: boolean | { controllers?: readonly string[] };
   /**
    * Fake nodes for Pods to run on: starts kube-scheduler, kwok and kube-controller-manager (as
-   * `controllerManager` says, with the node lifecycle controller and the Pod garbage collector in
-   * any case) and creates this many Nodes, `kwok-node-0`..., that kwok keeps Ready and whose Pods it
+   * `controllerManager` says, with the node lifecycle, Pod garbage collector and service account
+   * controllers in any case: see NODE_CONTROLLERS) and creates this many Nodes, `kwok-node-0`..., that kwok keeps Ready and whose Pods it
    * moves to Running and Ready, and a Job's Pods on to Succeeded. Default: 0 (Pods stay Pending).
    */
   nodes?: number;

@@ -14,12 +14,18 @@ import { startKubeComponent } from './kube-component.ts';
 export const DEFAULT_CONTROLLERS = ['*'] as const;
 
 /**
- * Added when the environment has nodes, whatever the list says (`*` has them): the node lifecycle
- * controller lifts the not-ready taint a new Node is created with once it reports Ready (and
- * taints a Node whose lease stops being renewed); the Pod garbage collector deletes the Pods of a
- * Node that is gone, so that their ReplicaSet replaces them on the nodes left.
+ * Added when the environment has nodes, whatever the list says (`*` has them; turning one off is
+ * refused): the node lifecycle controller lifts the not-ready taint a new Node is created with once
+ * it reports Ready (and taints a Node whose lease stops being renewed); the Pod garbage collector
+ * deletes the Pods of a Node that is gone, so that their ReplicaSet replaces them on the nodes
+ * left; the service account controller makes each namespace's `default` ServiceAccount, without
+ * which the API server admits no Pod (a Job of `--controllers job-controller` would make none).
  */
-export const NODE_CONTROLLERS = ['node-lifecycle-controller', 'pod-garbage-collector-controller'] as const;
+export const NODE_CONTROLLERS = [
+  'node-lifecycle-controller',
+  'pod-garbage-collector-controller',
+  'serviceaccount-controller',
+] as const;
 
 export interface KubeControllerManagerOptions {
   binDir: string;

@@ -1,3 +1,4 @@
+import type { Json } from './json.ts';
 import type { Time } from './types.ts';
 
 /**
@@ -13,4 +14,29 @@ import type { Time } from './types.ts';
  */
 export function formatTime(date: Date): Time {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * A JSON.stringify replacer writing each `Date` as metav1.Time does ({@link formatTime}); the
+ * runtime's MicroTimeDate, a Date subclass, keeps its own microsecond format (its toJSON).
+ */
+export function kubernetesTime(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  if (raw instanceof Date && raw.constructor === Date && !Number.isNaN(raw.getTime())) {
+    return formatTime(raw);
+  }
+  return value;
+}
+
+/**
+ * `value` as the API server reads it: a copy with every `Date` written as {@link kubernetesTime}
+ * writes it, so that it compares equal to the same object read back.
+ *
+ * @example
+ * ```ts
+ * isDeepStrictEqual(read, asWritten(desired)); // true when only Dates stand for the same times
+ * ```
+ */
+export function asWritten<T>(value: T): Json<T> {
+  return JSON.parse(JSON.stringify(value, kubernetesTime)) as Json<T>;
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { asWritten } from '../api/format-time.ts';
 import type { Json, JsonInput } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import { cloneJson } from '../cache/copy-on-read.ts';
@@ -31,8 +32,17 @@ export async function createOrUpdate<T extends KubeObject>(
 ): Promise<MutationOutcome<Json<T>>> {
   const { existing, desired } = await readAndMutate(client, kind, key, mutate);
   if (!existing) return { object: answerOf(kind, await client.create(desired)), operation: 'created' };
-  if (isDeepStrictEqual(existing, desired)) return { object: existing, operation: 'unchanged' };
+  if (sameAsRead(existing, desired)) return { object: existing, operation: 'unchanged' };
   return { object: answerOf(kind, await client.update(desired)), operation: 'updated' };
+}
+
+/**
+ * Whether the mutated object is the one read: the same JSON, where `mutate` may have set a Date
+ * (a client-node model's) for a time the read object holds as its RFC 3339 string. The JSON copy
+ * is made only when the objects differ, so the common unchanged case costs one comparison.
+ */
+function sameAsRead(read: unknown, mutated: unknown): boolean {
+  return isDeepStrictEqual(read, mutated) || isDeepStrictEqual(read, asWritten(mutated));
 }
 
 /**
@@ -58,7 +68,8 @@ export async function createOrPatch<T extends KubeObject & { status?: unknown }>
     return { object: answerOf(kind, created), operation: 'created' };
   }
   const { status: oldStatus, ...oldRest } = existing;
-  const { status: newStatus, ...newRest } = desired;
+  // As written, so that a Date standing for the time read is no change and no patch.
+  const { status: newStatus, ...newRest } = sameAsRead(existing, desired) ? existing : asWritten(desired);
   const specChanged = !isDeepStrictEqual(oldRest, newRest);
   const statusChanged = !isDeepStrictEqual(oldStatus, newStatus);
   let object: KubeObject = existing;

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import type { Json } from '../../../src/runtime/api/json.ts';
+import type { Json, JsonInput } from '../../../src/runtime/api/json.ts';
 import type { Condition, ObjectMeta, Time } from '../../../src/runtime/api/types.ts';
 import { newCache, type Cache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import { JobKind, NamespaceKind } from '../../../src/runtime/client/kinds.ts';
+import { JobKind, NamespaceKind, PodKind, ServiceAccountKind } from '../../../src/runtime/client/kinds.ts';
+import { createOrPatch, createOrUpdate } from '../../../src/runtime/controllerutil/create-or-update.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { setCondition } from '../../../src/runtime/conditions/object-conditions.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -116,5 +117,38 @@ describe('timestamps on a real API server', () => {
     assert.deepEqual(read?.status, written.status);
     const lastFired = read?.status?.lastFired;
     assert.ok(lastFired !== undefined && Date.parse(lastFired) === Date.UTC(2026, 5, 7, 8, 9, 10));
+  });
+
+  // A client-node model's Date standing for the time the object holds is no change: createOrPatch
+  // and createOrUpdate compare it as the API server would store it, and write nothing.
+  it('createOrPatch and createOrUpdate write nothing for a Date equal to the stored time', async () => {
+    const key = { namespace: NAMESPACE, name: 'started' };
+    // Pods are admitted once their namespace has a service account; no controller makes it here.
+    await client.create({
+      apiVersion: ServiceAccountKind.apiVersion,
+      kind: ServiceAccountKind.kind,
+      metadata: { namespace: NAMESPACE, name: 'default' },
+    });
+    await client.create({
+      apiVersion: PodKind.apiVersion,
+      kind: PodKind.kind,
+      metadata: key,
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
+    });
+    const started = new Date(Date.UTC(2026, 5, 7, 8, 9, 10, 250));
+    const setStart = (pod: JsonInput<V1Pod>): void => {
+      pod.status = { ...pod.status, startTime: started };
+    };
+
+    assert.equal((await createOrPatch(client, PodKind, key, setStart)).operation, 'updatedStatusOnly');
+    const stored = await client.get(PodKind, key);
+    assert.equal(stored?.status?.startTime, '2026-06-07T08:09:10Z');
+
+    assert.equal((await createOrPatch(client, PodKind, key, setStart)).operation, 'unchanged');
+    assert.equal((await createOrUpdate(client, PodKind, key, setStart)).operation, 'unchanged');
+    assert.equal(
+      (await client.get(PodKind, key))?.metadata?.resourceVersion,
+      stored?.metadata?.resourceVersion,
+    );
   });
 });

@@ -15,6 +15,10 @@ import { CertificateAuthority } from '../../../src/runtime/tls/certificate-autho
 import { WebhookServer } from '../../../src/runtime/webhook/webhook-server.ts';
 import type { WebhookServerOptions } from '../../../src/runtime/webhook/webhook-server-options.ts';
 import { mutatePath } from '../../../src/runtime/webhook/webhook-paths.ts';
+import {
+  CONVERSION_BEFORE_LOCAL,
+  installLocalConversions,
+} from '../../../src/runtime/webhook/install-local-conversions.ts';
 import { eventually } from '../../support/eventually.ts';
 import { runInBackground, testManager, WidgetKind, widgetsCrd, type Widget } from '../controller/support.ts';
 import { webappsCrd, WebAppKind, webAppV2Conversion, WebAppV2Kind, type WebApp } from './webapp.ts';
@@ -125,10 +129,28 @@ describe('a manager run outside the cluster with webhookInstallLocal', () => {
           'the second process to take the CRD over',
         );
       });
-      // The second one put back what it found: the first process's URL.
-      assert.equal((await conversionOfWebApps())?.webhook?.clientConfig?.url, `${first.url ?? ''}/convert`);
+      // The second one put back the conversion from before any local process, kept on the CRD: the
+      // first may be gone by then, and its URL would leave the CRD converting through nothing.
+      assert.deepEqual(await conversionOfWebApps(), INSTALLED_CONVERSION);
     });
     assert.deepEqual(await conversionOfWebApps(), INSTALLED_CONVERSION);
+  });
+
+  it('after a process that died pointing a CRD at itself, the next one puts back the conversion from before', async () => {
+    const killed = convertingServer({ host: '127.0.0.1' });
+    const running = await killed.start();
+    const client = newClient({ kubeConfig: env.kubeConfig });
+    // As a manager killed with SIGKILL leaves the CRD: pointed at it, never put back.
+    await installLocalConversions(client, killed, killed.convertedKinds);
+    await running.close();
+
+    await withLocalManager(convertingServer({ host: '127.0.0.1' }), (next) =>
+      assertReadsAsV2(next, 'after-kill'),
+    );
+
+    assert.deepEqual(await conversionOfWebApps(), INSTALLED_CONVERSION);
+    const crd = await client.get(CustomResourceDefinitionKind, { name: 'webapps.webhook.tsoperator.dev' });
+    assert.equal(crd?.metadata?.annotations?.[CONVERSION_BEFORE_LOCAL], undefined);
   });
 
   it("with a certificate folder, has the API server trust the folder's ca.crt", async () => {

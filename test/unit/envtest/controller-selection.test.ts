@@ -24,23 +24,31 @@ describe("kube-controller-manager's --controllers list", () => {
     }
   });
 
-  it('adds the node controllers after the list, so that a setting of the list keeps deciding', () => {
-    assert.deepEqual(
-      withNodeControllers(['job-controller', '-pod-garbage-collector-controller'], NODE_CONTROLLERS),
-      [
-        'job-controller',
-        '-pod-garbage-collector-controller',
-        'node-lifecycle-controller',
-        'pod-garbage-collector-controller',
-      ],
-    );
+  it('adds the node controllers after the list, which also turns on the one it left out', () => {
+    assert.deepEqual(withNodeControllers(['job-controller'], NODE_CONTROLLERS), [
+      'job-controller',
+      'node-lifecycle-controller',
+      'pod-garbage-collector-controller',
+      'serviceaccount-controller',
+    ]);
   });
 
-  it('refuses nodes without the node lifecycle controller, which makes them schedulable', () => {
-    assert.throws(
-      () => withNodeControllers(['*', '-node-lifecycle-controller'], NODE_CONTROLLERS),
-      (err: unknown) =>
-        err instanceof UsageError && /fake nodes need node-lifecycle-controller/.test(err.message),
-    );
+  // kube-controller-manager reads the former names (nodelifecycle) as the new ones: a list turning
+  // one off by either name would leave the fake nodes tainted, or their Pods refused, until a timeout.
+  it('refuses nodes without a controller they need, by its name or a former one', () => {
+    for (const off of [
+      '-node-lifecycle-controller',
+      '-nodelifecycle',
+      '-podgc',
+      '-serviceaccount-controller',
+      '-serviceaccount',
+    ]) {
+      assert.throws(
+        () => withNodeControllers(['*', off], NODE_CONTROLLERS),
+        (err: unknown) =>
+          err instanceof UsageError && /^fake nodes need [a-z-]+-controller \(/.test(err.message),
+        off,
+      );
+    }
   });
 });
