@@ -7,7 +7,7 @@ import type {
   OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
-import { formatTime } from '../api/format-time.ts';
+import { kubernetesTime } from '../api/format-time.ts';
 import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
 import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
 import { apiErrorFrom } from './api-error.ts';
@@ -297,16 +297,4 @@ async function readBody(res: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * A `Date` is written as metav1.Time is, RFC 3339 to the second (see {@link formatTime}). The
- * runtime's MicroTimeDate, a Date subclass, keeps its own microsecond format.
- */
-function kubernetesTime(this: unknown, key: string, value: unknown): unknown {
-  const raw = (this as Record<string, unknown>)[key];
-  if (raw instanceof Date && raw.constructor === Date && !Number.isNaN(raw.getTime())) {
-    return formatTime(raw);
-  }
-  return value;
 }

@@ -63,6 +63,9 @@ const METRICS_AUTH_PERMISSIONS: readonly Permission[] = [
 /** Where a manager is in its life: controllers added in `running` start at once. */
 type ManagerState = 'new' | 'starting' | 'running' | 'stopped';
 
+/** How long a stopping manager may take to put back the CRDs `webhookInstallLocal` pointed at it. */
+const LOCAL_CONVERSIONS_RESTORE_MS = 5_000;
+
 /**
  * Runs controllers, as controller-runtime's manager: it owns the client and the shared cache,
  * serves /metrics, /healthz and /readyz, checks its permissions, starts the caches, waits for them,
@@ -260,8 +263,8 @@ export class Manager {
   async #cleanUp(servers: readonly RunningServer[], caches: AbortController): Promise<void> {
     const budget = this.#leaseLost ? 0 : this.#options.gracefulShutdownTimeout;
     const deadline = this.#options.clock.monotonic() + budget;
-    const within = async (work: Promise<unknown>): Promise<void> => {
-      const left = Math.max(0, deadline - this.#options.clock.monotonic());
+    const within = async (work: Promise<unknown>, atLeast = 0): Promise<void> => {
+      const left = Math.max(atLeast, deadline - this.#options.clock.monotonic());
       const timer = new AbortController();
       await Promise.race([work.catch(() => undefined), this.#options.clock.sleep(left, timer.signal)]);
       timer.abort();
@@ -269,7 +272,9 @@ export class Manager {
     await within(Promise.all([...this.#recorders.values()].map((r) => r.flush())));
     caches.abort();
     // While the webhook server still answers: the CRDs convert through it until they are put back.
-    await within(this.#restoreLocalConversions());
+    // A budget of its own, also once the lease is lost: left pointing here, a CRD converts through
+    // a dead process and refuses `npm run install-crds`.
+    await within(this.#restoreLocalConversions(), LOCAL_CONVERSIONS_RESTORE_MS);
     await within(Promise.all(servers.map((s) => s.close())));
     this.logger.info('manager stopped');
   }

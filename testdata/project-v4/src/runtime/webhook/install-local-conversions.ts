@@ -10,6 +10,14 @@ import type { Json } from '../api/json.ts';
 import type { WebhookTarget } from './local-webhook-configuration.ts';
 import { CONVERT_PATH } from './webhook-paths.ts';
 
+/**
+ * Where a CRD pointed at a local process keeps the conversion it had before (JSON): written by the
+ * first process to point it, kept by the next, removed when one puts it back. A process that died
+ * without putting it back leaves it there for the next, which then restores the original rather
+ * than the dead process's URL.
+ */
+export const CONVERSION_BEFORE_LOCAL = 'typescript.tsoperator.io/conversion-before-local';
+
 /** A CRD pointed at this process: what its conversion was before, to put back at the end. */
 export interface LocalConversion {
   /** `webapps.demo.example.org`. */
@@ -35,18 +43,6 @@ export async function installLocalConversions(
 ): Promise<LocalConversion[]> {
   if (kinds.length === 0) return [];
   const { url, caBundle } = server.clientConfig(CONVERT_PATH);
-  const patch = mergePatch({
-    spec: {
-      conversion: {
-        strategy: 'Webhook',
-        webhook: {
-          clientConfig: { service: null, url, caBundle },
-          // The only ConversionReview version the webhook server reads.
-          conversionReviewVersions: ['v1'],
-        },
-      },
-    },
-  });
   const installed: LocalConversion[] = [];
   try {
     for (const crd of new Set(kinds.map(crdName))) {
@@ -54,8 +50,25 @@ export async function installLocalConversions(
       if (!found) {
         throw new Error(`the CRD ${crd} is not installed: run \`npm run install-crds\` first`);
       }
-      await client.patch(found, patch);
-      installed.push({ crd, url, previous: found.spec.conversion });
+      const kept = found.metadata?.annotations?.[CONVERSION_BEFORE_LOCAL];
+      const previous = kept === undefined ? found.spec.conversion : conversionFrom(kept);
+      await client.patch(
+        found,
+        mergePatch({
+          metadata: { annotations: { [CONVERSION_BEFORE_LOCAL]: JSON.stringify(previous ?? null) } },
+          spec: {
+            conversion: {
+              strategy: 'Webhook',
+              webhook: {
+                clientConfig: { service: null, url, caBundle },
+                // The only ConversionReview version the webhook server reads.
+                conversionReviewVersions: ['v1'],
+              },
+            },
+          },
+        }),
+      );
+      installed.push({ crd, url, previous });
     }
   } catch (err) {
     // The process is not going to run: the CRDs it pointed at itself go back as they were.
@@ -74,6 +87,7 @@ export async function restoreLocalConversions(
   client: Client,
   installed: readonly LocalConversion[],
 ): Promise<void> {
+  const failed: { crd: string; err: unknown }[] = [];
   for (const { crd, url, previous } of installed) {
     const target = {
       apiVersion: CustomResourceDefinitionKind.apiVersion,
@@ -83,12 +97,29 @@ export async function restoreLocalConversions(
     const patch = jsonPatch([
       { op: 'test', path: '/spec/conversion/webhook/clientConfig/url', value: url },
       { op: 'replace', path: '/spec/conversion', value: previous ?? { strategy: 'None' } },
+      { op: 'remove', path: `/metadata/annotations/${CONVERSION_BEFORE_LOCAL.replace('/', '~1')}` },
     ]);
-    // Invalid: the test failed, the CRD is not this process's any more; NotFound: it was deleted.
+    // Invalid: the test failed, the CRD is not this process's any more (the one that took it over
+    // puts it back, from the annotation); NotFound: it was deleted. Each CRD is tried, whatever
+    // another one answered.
     await client.patch(target, patch).catch((err: unknown) => {
-      if (!isInvalid(err) && !isNotFound(err)) throw err;
+      if (!isInvalid(err) && !isNotFound(err)) failed.push({ crd, err });
     });
   }
+  if (failed.length > 0) {
+    const names = failed.map((f) => f.crd).join(', ');
+    throw new Error(
+      `could not put back the conversion of ${names}, which still calls this process: start and stop it with webhookInstallLocal again to put it back`,
+      {
+        cause: failed[0]?.err,
+      },
+    );
+  }
+}
+
+/** The conversion kept in {@link CONVERSION_BEFORE_LOCAL}; null there stands for none. */
+function conversionFrom(kept: string): Json<V1CustomResourceConversion> | undefined {
+  return (JSON.parse(kept) as Json<V1CustomResourceConversion> | null) ?? undefined;
 }
 
 /** `webapps.demo.example.org`: the name of the CRD serving `kind`. */
