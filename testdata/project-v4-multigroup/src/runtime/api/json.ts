@@ -51,7 +51,10 @@ export type Json<T> = unknown extends T
 /**
  * `T` as you may write it: every `Date` in it may be a `Date` or an RFC 3339 `string`. Both an
  * object read from the API server (`Json<T>`) and a client-node model built in code fit, so what
- * createOrUpdate's mutate function receives is typed so.
+ * createOrUpdate's mutate function receives is typed so. A `Date` is written to the second, as
+ * metav1.Time is; a metav1.MicroTime field (a Lease's renewTime, an events.k8s.io Event's
+ * eventTime) takes exactly six fractional digits, so write it as a string
+ * (`2026-01-02T15:04:05.000000Z`): the API server refuses a MicroTime to the second.
  *
  * @example
  * ```ts
