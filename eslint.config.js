@@ -4,7 +4,19 @@ import globals from 'globals';
 
 export default tseslint.config(
   // testdata/ holds generated sample projects, each linted with its own configuration by its CI test.
-  { ignores: ['dist/', 'node_modules/', 'templates/', 'testdata/', 'fixtures/**/*.go', 'coverage/'] },
+  // docs/.vitepress/dist/ and cache/ are the book's build output.
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'templates/',
+      'testdata/',
+      'fixtures/**/*.go',
+      'coverage/',
+      'docs/.vitepress/dist/',
+      'docs/.vitepress/cache/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   // With type information: a promise left unawaited, or passed where a callback's result is
@@ -47,7 +59,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'docs/.vitepress/config.ts'],
     rules: { 'no-restricted-exports': 'off' },
   },
   // Outside tsconfig.json's projects: plain JavaScript, and the generator's input fixtures.

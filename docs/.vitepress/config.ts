@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { defineConfig } from 'vitepress';
+import type { DefaultTheme, UserConfig } from 'vitepress';
+
+/** One sidebar entry, as the default theme takes it. */
+type SidebarLink = DefaultTheme.SidebarItem & { text: string; link: string };
+
+const referenceFolder: string = join(import.meta.dirname, '..', 'reference');
+
+/** A page's title: its first `# ` heading, else its file name. */
+function pageTitle(file: string): string {
+  const heading: RegExpMatchArray | null = readFileSync(file, 'utf8').match(/^# (.+)$/m);
+  return heading?.[1]?.trim() ?? basename(file, '.md');
+}
+
+/**
+ * The reference pages are generated into docs/reference/ by the CLI's own metadata, so the sidebar
+ * lists whichever of them exist rather than naming them: a listed page that is not there yet would
+ * be a dead link.
+ */
+function referenceLinks(): SidebarLink[] {
+  if (!existsSync(referenceFolder)) return [];
+  return readdirSync(referenceFolder)
+    .filter((name: string): boolean => name.endsWith('.md'))
+    .sort()
+    .map((name: string): SidebarLink => ({
+      text: pageTitle(join(referenceFolder, name)),
+      link: `/reference/${basename(name, '.md')}`,
+    }));
+}
+
+function sidebar(): DefaultTheme.SidebarItem[] {
+  const sections: DefaultTheme.SidebarItem[] = [
+    { text: 'Guide', items: [{ text: 'Quick start', link: '/guide/quick-start' }] },
+    { text: 'Contributing', items: [{ text: 'Architecture', link: '/contributing/architecture' }] },
+  ];
+  const reference: SidebarLink[] = referenceLinks();
+  if (reference.length > 0) sections.splice(1, 0, { text: 'Reference', items: reference });
+  return sections;
+}
+
+function nav(): DefaultTheme.NavItem[] {
+  const items: DefaultTheme.NavItem[] = [{ text: 'Guide', link: '/guide/quick-start' }];
+  const firstReference: SidebarLink | undefined = referenceLinks()[0];
+  if (firstReference) items.push({ text: 'Reference', link: firstReference.link });
+  items.push({ text: 'Contributing', link: '/contributing/architecture' });
+  return items;
+}
+
+const config: UserConfig<DefaultTheme.Config> = defineConfig({
+  title: 'tsoperator',
+  description: 'Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators.',
+  // The site is served from wherever the built folder lands; no absolute base to keep in sync.
+  base: '/',
+  lastUpdated: false,
+  themeConfig: {
+    nav: nav(),
+    sidebar: sidebar(),
+    outline: 'deep',
+    search: { provider: 'local' },
+  },
+});
+
+// VitePress reads its configuration from this file's default export: an exception to the project's
+// no-default-exports rule, granted in eslint.config.js as for ESLint's own configuration.
+export default config;
