@@ -36,6 +36,36 @@ export const DiagnosticCodes = {
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];
 
+/**
+ * What each code means, in a sentence a user who met it can act on. Typed by `DiagnosticCode` so a
+ * new code cannot be added without one; the book's list of errors is generated from this record.
+ */
+export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
+  TSOP1001:
+    'A `+kubebuilder:` marker that no generator knows, most often a typo in its name. Markers of other namespaces are left alone.',
+  TSOP1002:
+    'The marker has no argument of this name, or a marker that takes one unnamed value was written with a named one.',
+  TSOP1003:
+    "An argument's value is not of the argument's type (text where a number is wanted, say), or a webhook marker's arguments do not make a valid webhook.",
+  TSOP1004:
+    'A required argument of the marker is missing, or a marker that takes a value was written without one.',
+  TSOP1005:
+    'A known marker stands where it has no effect, e.g. a field marker above a type; the message says where it belongs.',
+  TSOP1006:
+    'The marker text does not follow the marker grammar: a missing `=` or `,`, an unterminated string, or one value given to a marker that takes named arguments.',
+  TSOP2001:
+    'A marker does not fit the schema of what it stands on, e.g. a string marker on a number or an `items` marker on a field that is not an array.',
+  TSOP2002:
+    'A TypeScript type that has no OpenAPI schema: a function, a method, an index signature, a field without a type.',
+  TSOP2003:
+    'Markers or types that contradict each other: a required field in a OneOf constraint, a type that refers to itself, two webhook configuration markers of one kind.',
+  TSOP2004: 'A type name the generator cannot find: export the type from a file under `src/api`.',
+  TSOP3001:
+    "A CRD marker's value the CRD cannot hold, or versions of a kind that make no valid CRD (no storage version, or more than one).",
+  TSOP3002:
+    'A kind in a folder without a `+groupName` marker: add a `groupversion-info.ts` there with `// +groupName=<group>` at its top.',
+};
+
 /** Renders a diagnostic the way `tsc` renders its own: `file.ts:12:5 - error TSOP1002: message`. */
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const { file, line, column } = diagnostic.location;

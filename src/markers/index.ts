@@ -8,7 +8,13 @@ export type {
 } from './definition.ts';
 export { fieldsMarker, flagMarker, valueMarker } from './definition.ts';
 export type { Diagnostic, DiagnosticCode, SourceLocation } from './diagnostic.ts';
-export { DiagnosticCodes, DiagnosticsError, compareDiagnostics, formatDiagnostic } from './diagnostic.ts';
+export {
+  DiagnosticCodes,
+  DiagnosticSummaries,
+  DiagnosticsError,
+  compareDiagnostics,
+  formatDiagnostic,
+} from './diagnostic.ts';
 export { DiagnosticList } from './diagnostic-list.ts';
 export type { MarkerName, MarkerSeparator } from './marker-name.ts';
 export { canonicalMarkerText, splitMarkerName } from './marker-name.ts';
