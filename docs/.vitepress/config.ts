@@ -54,6 +54,8 @@ const config: UserConfig<DefaultTheme.Config> = defineConfig({
   // The site is served from wherever the built folder lands; no absolute base to keep in sync.
   base: '/',
   lastUpdated: false,
+  // Without an icon link, browsers ask for /favicon.ico, which a static host answers with a 404.
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   themeConfig: {
     nav: nav(),
     sidebar: sidebar(),

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import type { TestContext } from 'node:test';
+import { execa } from 'execa';
+import { BrowserTab } from '../support/browser-tab.ts';
+import type { PageVisit } from '../support/browser-tab.ts';
+import { assertChromiumInstalled, launchChromium } from '../support/chromium.ts';
+import { brokenLinks } from '../support/site-links.ts';
+import { serveFolder } from '../support/static-server.ts';
+
+const checkout: string = join(import.meta.dirname, '..', '..');
+const site: string = join(checkout, 'docs', '.vitepress', 'dist');
+/** Git-ignored: to look at what the reader sees, not to compare. */
+const screenshots: string = join(checkout, 'docs', '.screenshots');
+const SCREENSHOTS: Readonly<Record<string, string>> = {
+  '/': 'home.png',
+  '/guide/quick-start.html': 'quick-start.png',
+};
+
+/** The URL path of each HTML page the build wrote, as the site's own links spell it. */
+async function builtPages(): Promise<string[]> {
+  const files: string[] = await readdir(site, { recursive: true });
+  return files
+    .filter((file: string): boolean => file.endsWith('.html'))
+    .map((file: string): string => `/${file.split(sep).join('/')}`.replace(/(^|\/)index\.html$/, '$1'))
+    .sort();
+}
+
+describe('the book', () => {
+  it('builds, and every page opens in Chromium with no HTTP error, broken link or console error', async (t: TestContext) => {
+    // First, so that a machine without the browser fails at once, saying what to install.
+    assertChromiumInstalled();
+    await execa(join(checkout, 'node_modules', '.bin', 'vitepress'), ['build', 'docs'], { cwd: checkout });
+    const pages: string[] = await builtPages();
+    await using server = await serveFolder(site);
+    await using chromium = await launchChromium();
+    const tab: BrowserTab = await BrowserTab.open(chromium.devtools);
+    await mkdir(screenshots, { recursive: true });
+
+    const visits: PageVisit[] = [];
+    for (const page of pages) {
+      visits.push(await tab.visit(`${server.origin}${page}`));
+      const screenshot: string | undefined = SCREENSHOTS[page];
+      if (screenshot !== undefined) await tab.screenshot(join(screenshots, screenshot));
+    }
+    t.diagnostic(`opened ${visits.length} pages`);
+
+    const problems: string[] = visits.flatMap((visit) =>
+      visit.problems.map((problem) => `${visit.url}: ${problem}`),
+    );
+    assert.deepEqual(problems, [], 'a page or one of its assets failed, or logged an error');
+    assert.deepEqual(await brokenLinks(site, server.origin, visits), [], 'a link leads nowhere');
+    assert.equal(visits.length, pages.length, 'every page the build wrote was opened');
+    assert.ok(
+      pages.includes('/') && pages.includes('/guide/quick-start.html'),
+      `the home page and the quick start were built: ${pages.join(', ')}`,
+    );
+  });
+});
