@@ -30,10 +30,34 @@ function referenceLinks(): SidebarLink[] {
     }));
 }
 
+/** The guide's pages in reading order: each one's "Read next" leads to the one after it. */
+const GUIDE: readonly SidebarLink[] = [
+  { text: 'Quick start', link: '/guide/quick-start' },
+  { text: 'Commands at a glance', link: '/guide/commands' },
+  { text: 'Scaffolding and deleting APIs', link: '/guide/scaffolding' },
+  { text: 'Reconcilers and their tests', link: '/guide/reconcilers' },
+  { text: 'Webhooks', link: '/guide/webhooks' },
+  { text: 'Manifests from types', link: '/guide/manifests' },
+  { text: 'Compatibility checks', link: '/guide/compatibility' },
+  { text: 'API conventions lint', link: '/guide/api-conventions' },
+  { text: 'A control plane for tests', link: '/guide/envtest' },
+  { text: 'The runtime library', link: '/guide/runtime' },
+  { text: 'When things fail', link: '/guide/failures' },
+  { text: 'Sharding', link: '/guide/sharding' },
+  { text: 'A generated project', link: '/guide/generated-project' },
+  { text: 'Deploying', link: '/guide/deploying' },
+  { text: 'Upgrading a project', link: '/guide/upgrading' },
+];
+
+const CONTRIBUTING: readonly SidebarLink[] = [
+  { text: 'Architecture', link: '/contributing/architecture' },
+  { text: 'Benchmarks and layout', link: '/contributing/benchmarks' },
+];
+
 function sidebar(): DefaultTheme.SidebarItem[] {
   const sections: DefaultTheme.SidebarItem[] = [
-    { text: 'Guide', items: [{ text: 'Quick start', link: '/guide/quick-start' }] },
-    { text: 'Contributing', items: [{ text: 'Architecture', link: '/contributing/architecture' }] },
+    { text: 'Guide', items: [...GUIDE] },
+    { text: 'Contributing', items: [...CONTRIBUTING] },
   ];
   const reference: SidebarLink[] = referenceLinks();
   if (reference.length > 0) sections.splice(1, 0, { text: 'Reference', items: reference });
