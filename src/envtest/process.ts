@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processStartTime } from './process-identity.ts';
 
 const KEPT_OUTPUT_LINES = 200;
 
@@ -108,7 +109,8 @@ export class Reaper {
   }
 
   watchProcess(pid: number): void {
-    this.#send(`pid ${pid}`);
+    // With its start time, so that the reaper never signals another process given the same number.
+    this.#send(`pid ${pid} ${processStartTime(pid) ?? ''}`);
   }
 
   forgetProcess(pid: number): void {

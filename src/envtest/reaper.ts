@@ -7,8 +7,15 @@
 import { rmSync } from 'node:fs';
 import { isAlive } from './process-alive.ts';
 import { signalGroup } from './process-group.ts';
+import { processStartTime } from './process-identity.ts';
 
-const pids = new Set<number>();
+/**
+ * Each watched pid with its start time, read by the parent when it spawned the process. A
+ * process that ended long before the parent died may have given its number to another (pid_max is
+ * 32768 on many machines, and a test run spawns thousands): only a pid that still names the process
+ * it was is signalled, never an unrelated control plane that got the number.
+ */
+const pids = new Map<number, string | undefined>();
 const dirs = new Set<string>();
 let released = false;
 let buffered = '';
@@ -31,22 +38,29 @@ process.stdin.on('end', () => {
 function handle(line: string): void {
   const [verb, ...rest] = line.split(' ');
   const arg = rest.join(' ');
-  if (verb === 'pid') pids.add(Number(arg));
-  else if (verb === 'unpid') pids.delete(Number(arg));
+  if (verb === 'pid') {
+    // `pid <n> <start time>`: the parent read the start time when it spawned the process.
+    const [pid = '', started] = rest;
+    pids.set(Number(pid), started || processStartTime(Number(pid)));
+  } else if (verb === 'unpid') pids.delete(Number(arg));
   else if (verb === 'dir') dirs.add(arg);
   else if (verb === 'release') released = true;
 }
 
 function signalAll(signal: NodeJS.Signals): void {
-  // Each child leads its own process group: kill the group so its children go too.
-  for (const pid of pids) if (!signalGroup(pid, signal)) pids.delete(pid);
+  for (const [pid, started] of pids) {
+    // Gone, or its number now names another process (where /proc tells start times apart).
+    const same = started === undefined || processStartTime(pid) === started;
+    // Each child leads its own process group: kill the group so its children go too.
+    if (!same || !signalGroup(pid, signal)) pids.delete(pid);
+  }
 }
 
 function reap(): void {
   signalAll('SIGTERM');
   const deadline = Date.now() + 5000;
   while (pids.size > 0 && Date.now() < deadline) {
-    for (const pid of pids) if (!isAlive(pid)) pids.delete(pid);
+    for (const pid of pids.keys()) if (!isAlive(pid)) pids.delete(pid);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
   }
   signalAll('SIGKILL');
