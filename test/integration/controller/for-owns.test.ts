@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import type { Request } from '../../../src/runtime/reconcile/request.ts';
 import type { Result } from '../../../src/runtime/reconcile/result.ts';
@@ -143,7 +144,10 @@ describe('a controller that owns ConfigMaps', () => {
     await createWidget(ns, 'w', 1);
     await eventually(async () => ((await childData(ns, 'w')) === '1' ? true : undefined), 'the child');
     const widget = await client.direct().get(WidgetKind, { namespace: ns, name: 'w' });
-    await client.update<Widget>({ ...(widget as Widget), spec: { size: 2 } });
+    assert.ok(widget);
+    // A merge patch, as `kubectl patch` changes a spec: the controller may be writing the status of
+    // the version read, which an update of that version would meet as a Conflict.
+    await client.patch(widget, mergePatch({ spec: { size: 2 } }));
     const settled = await eventually(async () => {
       const latest = await client.direct().get(WidgetKind, { namespace: ns, name: 'w' });
       return latest?.status?.observedGeneration === 2 && (await childData(ns, 'w')) === '2'
