@@ -5,6 +5,7 @@ import type { Reader } from '../client/api-reader.ts';
 import type { CacheReader, ReadScope } from '../client/cache-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
+import { requireResourceName } from '../client/resource-path.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
 import { transportFor, type Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -205,6 +206,7 @@ export class Cache implements CacheReader {
     key: ObjectKey,
     options: GetOptions = {},
   ): Promise<Json<T> | undefined> {
+    requireResourceName(key.name);
     const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
     return obj && cloneJson(obj);

@@ -27,6 +27,7 @@ import {
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { retryOnConflict } from '../../../src/runtime/client/retry-on-conflict.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { newCache } from '../../../src/runtime/cache/cache.ts';
 
 interface Widget extends KubeObject {
   spec?: { size?: number; tags?: string[] };
@@ -287,5 +288,38 @@ describe('Client against a real API server', () => {
       0,
       'a stream ended by its reader is unhooked too',
     );
+  });
+
+  it('refuses an empty or path-changing name on every read and write, cached or direct', async () => {
+    const cache = newCache({ kubeConfig: env.kubeConfig, namespaces: [ns] });
+    const stop = new AbortController();
+    cache.start(stop.signal);
+    try {
+      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+      const direct = client.direct();
+      const stored = await client.create(configMap('named'));
+      for (const reader of [cached, direct, cache, cache.apiFallback]) {
+        await assert.rejects(
+          reader.get(ConfigMapKind, { namespace: ns, name: '' }),
+          /resource name may not be empty/,
+        );
+      }
+      for (const name of ['..', 'a/b', '50%']) {
+        await assert.rejects(direct.get(ConfigMapKind, { namespace: ns, name }), /invalid resource name/);
+      }
+      const dotted = { ...stored, metadata: { ...stored.metadata, name: '..' } };
+      const merge = mergePatch({ data: { a: 'b' } });
+      const writes = [
+        cached.update(dotted),
+        cached.patch(dotted, merge),
+        cached.apply(dotted),
+        cached.delete(dotted),
+        cached.status().update(dotted),
+        cached.status().patch(dotted, merge),
+      ];
+      for (const write of writes) await assert.rejects(write, /invalid resource name "\.\."/);
+    } finally {
+      stop.abort();
+    }
   });
 });
