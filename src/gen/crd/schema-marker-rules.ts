@@ -141,6 +141,16 @@ const k8sRequired = rule<true>((_, schema) => {
   return undefined;
 });
 
+/** On a type, `+k8s:enum` asks for values only a union of literals can give in TypeScript. */
+const k8sEnumOnType = rule<true>((_, schema) => {
+  if (schema.enum !== undefined || schema.$ref !== undefined) return undefined;
+  if (schema.type !== 'string') return `enum type must be a string, not ${found(schema)}`;
+  return (
+    'a `string` alias has no values to collect into an enum, as Go constants would give; write the ' +
+    "values as a union of string literals instead, e.g. `type Phase = 'Pending' | 'Running'`"
+  );
+});
+
 const defaultValue = (priority: number) =>
   rule<JsonValue>((value, schema) => {
     if (value === null && priority === 9) return undefined;
@@ -194,6 +204,8 @@ export const schemaMarkerRules: ReadonlyMap<MarkerDefinition, SchemaMarkerRule> 
     ),
   ],
   [fieldMarkers.k8sRequired, k8sRequired],
+  [fieldMarkers.k8sEnum, rule<true>(() => 'k8s:enum must be set on a type, not a field')],
+  [typeOnlyMarkers.k8sEnum, k8sEnumOnType],
   [fieldMarkers.k8sMaxItems, validationRules.MaxItems],
   [fieldMarkers.k8sMinimum, validationRules.Minimum],
   [fieldMarkers.k8sMaximum, validationRules.Maximum],

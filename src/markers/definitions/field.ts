@@ -78,6 +78,13 @@ export const fieldMarkers = {
     { name: 'k8s:maximum', targets: ['field'], category, help: 'the maximum numeric value' },
     { type: 'number' },
   ),
+  // Declared so that a field carrying it is refused, as controller-gen refuses it, not ignored.
+  k8sEnum: flagMarker({
+    name: 'k8s:enum',
+    targets: ['field'],
+    category,
+    help: 'refused on a field, as controller-gen refuses it: +k8s:enum belongs on a type',
+  }),
 } as const;
 
 /** Markers valid on fields and types outside the `validation:` prefix. */
@@ -105,6 +112,15 @@ export const fieldOrTypeMarkers = {
 
 /** Markers valid only on types. */
 export const typeOnlyMarkers = {
+  k8sEnum: flagMarker({
+    name: 'k8s:enum',
+    targets: ['type'],
+    category,
+    help:
+      "Go's way to make a string type an enum of its constants; in TypeScript a union of string " +
+      "literals (`type Phase = 'Pending' | 'Running'`) already is the enum, so the marker is accepted " +
+      'there and refused on a bare `string` alias',
+  }),
   AtMostOneOf: valueMarker(
     {
       name: 'kubebuilder:validation:AtMostOneOf',
