@@ -1,4 +1,10 @@
-import { DiagnosticList, createMarkerRegistry } from '../markers/index.ts';
+import type { Diagnostic } from '../markers/index.ts';
+import {
+  DiagnosticList,
+  compareDiagnostics,
+  createMarkerRegistry,
+  formatDiagnostic,
+} from '../markers/index.ts';
 import { tsoperatorVersion } from '../version.ts';
 import { crdManifestGenerator } from './crd/index.ts';
 import type { ManifestFile, ManifestGenerator } from './manifest-generator.ts';
@@ -21,6 +27,11 @@ export interface GenerateManifestsOptions {
   readonly generators?: readonly ManifestGenerator[];
   /** Default: this package's version, as `v<version>`. */
   readonly generatorVersion?: string;
+  /**
+   * Called with each warning (a problem that does not stop generation), in file order.
+   * Default: printed to stderr as `tsc` prints its own.
+   */
+  readonly onWarning?: (warning: Diagnostic) => void;
 }
 
 /**
@@ -40,5 +51,11 @@ export function generateManifests(options: GenerateManifestsOptions): ManifestFi
   };
   const files = generators.flatMap((generator) => generator.generate(context));
   context.diagnostics.throwIfErrors();
+  const onWarning = options.onWarning ?? printWarning;
+  for (const warning of [...context.diagnostics.items].sort(compareDiagnostics)) onWarning(warning);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function printWarning(warning: Diagnostic): void {
+  process.stderr.write(`${formatDiagnostic(warning)}\n`);
 }

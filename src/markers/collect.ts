@@ -1,6 +1,7 @@
 import type { Node, SourceFile } from 'ts-morph';
 import { ts } from 'ts-morph';
 import type { CommentBlock, CommentLine } from './comment-lines.ts';
+import { isCodeGeneratorTag } from './code-generator-tags.ts';
 import { commentLines, isMarkerLine } from './comment-lines.ts';
 import type { MarkerTarget } from './definition.ts';
 import type { SourceLocation } from './diagnostic.ts';
@@ -21,6 +22,8 @@ export interface MarkerContext {
 
 /** Marker namespaces whose unknown names are typos to report; other `+` lines belong to other tools. */
 const OWN_NAMESPACE = /^kubebuilder:(?!scaffold:|docs-gen:)/;
+/** Kubernetes' own namespace: an unknown name there is worth a warning, not an error. */
+const K8S_NAMESPACE = /^k8s:/;
 
 /**
  * The comments before a node, grouped as Go groups them: consecutive `//` lines form one block, each
@@ -126,8 +129,11 @@ function parseLines(
       const where = result.knownTargets.join(' or ');
       const message = `marker +${result.name} cannot stand on a ${target}; it belongs on a ${where}`;
       context.diagnostics.error(DiagnosticCodes.misplacedMarker, message, at(0));
-    } else if (result.knownTargets.length === 0 && OWN_NAMESPACE.test(result.name)) {
+    } else if (OWN_NAMESPACE.test(result.name)) {
       context.diagnostics.error(DiagnosticCodes.unknownMarker, `unknown marker +${result.name}`, at(0));
+    } else if (K8S_NAMESPACE.test(result.name) && !isCodeGeneratorTag(result.name)) {
+      const message = `marker +${result.name} is read by no generator and changes nothing in the manifests`;
+      context.diagnostics.warning(DiagnosticCodes.unknownK8sMarker, message, at(0));
     }
   }
   return new MarkerSet(markers);

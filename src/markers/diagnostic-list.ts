@@ -12,6 +12,11 @@ export class DiagnosticList {
     this.#items.push({ code, severity: 'error', message, location });
   }
 
+  /** A problem that does not stop generation, e.g. a marker that changes nothing. */
+  warning(code: DiagnosticCode, message: string, location: SourceLocation): void {
+    this.#items.push({ code, severity: 'warning', message, location });
+  }
+
   add(diagnostic: Diagnostic): void {
     this.#items.push(diagnostic);
   }

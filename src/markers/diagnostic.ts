@@ -26,6 +26,7 @@ export const DiagnosticCodes = {
   missingArgument: 'TSOP1004',
   misplacedMarker: 'TSOP1005',
   markerSyntax: 'TSOP1006',
+  unknownK8sMarker: 'TSOP1007',
   markerOnWrongSchema: 'TSOP2001',
   unmappableType: 'TSOP2002',
   conflictingMarkers: 'TSOP2003',
@@ -53,6 +54,8 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
     'A known marker stands where it has no effect, e.g. a field marker above a type; the message says where it belongs.',
   TSOP1006:
     'The marker text does not follow the marker grammar: a missing `=` or `,`, an unterminated string, or one value given to a marker that takes named arguments.',
+  TSOP1007:
+    "A warning: a `+k8s:` marker no generator of tsoperator (or controller-gen) reads, so it changes nothing in the manifests; often one of Kubernetes' declarative-validation tags, whose `+kubebuilder:validation:` counterpart would. The code generators' own tags (`+k8s:deepcopy-gen`, `+k8s:openapi-gen`, `+k8s:conversion-gen`, ...) are left alone.",
   TSOP2001:
     'A marker does not fit the schema of what it stands on, e.g. a string marker on a number or an `items` marker on a field that is not an array.',
   TSOP2002:
