@@ -64,8 +64,8 @@ function parseReference(node: TypeReferenceNode, context: ParseContext): TypeMod
     return { kind: 'array', items: parseType(args[0], context) };
   }
   if (name === 'Record' && args[0] && args[1]) {
-    if (args[0].getKind() !== SyntaxKind.StringKeyword) {
-      return unmappable(args[0], context, 'map keys must be `string`');
+    if (!isStringKey(args[0], new Set())) {
+      return unmappable(args[0], context, 'map keys must be `string` or a type alias of `string`');
     }
     return { kind: 'map', values: parseType(args[1], context) };
   }
@@ -73,6 +73,22 @@ function parseReference(node: TypeReferenceNode, context: ParseContext): TypeMod
   if (args.length > 0)
     return unmappable(node, context, 'generic types cannot be mapped; declare a named type');
   return parseNamedReference(node, name, context);
+}
+
+/**
+ * Whether a map key is `string` or an alias of it (`type Key = string`, Go's `map[Key]string`): the
+ * JSON keys are strings either way, and controller-gen writes the same schema, the key's markers
+ * left out. `seen` stops alias cycles.
+ */
+function isStringKey(node: TypeNode, seen: Set<Node>): boolean {
+  if (node.getKind() === SyntaxKind.StringKeyword) return true;
+  if (!Node.isTypeReference(node) || node.getTypeArguments().length > 0) return false;
+  const resolution = resolveTypeName(node.getSourceFile(), node.getTypeName().getText());
+  if (resolution.kind !== 'declaration' || !Node.isTypeAliasDeclaration(resolution.declaration)) return false;
+  const aliased = resolution.declaration.getTypeNode();
+  if (aliased === undefined || seen.has(aliased)) return false;
+  seen.add(aliased);
+  return isStringKey(aliased, seen);
 }
 
 /**
