@@ -13,9 +13,8 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { SharedInformer } from './informer.ts';
 import { ApiFallback } from './api-fallback.ts';
-import { parseLabelSelector } from './label-selector.ts';
 import type { IndexFunc } from './store.ts';
-import { selectObjects } from './list-query.ts';
+import { readLabelSelector, selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
@@ -242,7 +241,7 @@ export class Cache implements CacheReader {
       return informer.waitForWrites({ key }, timeoutMs, signal);
     }
     const namespace = (kind.namespaced && read.namespace) || undefined;
-    const labels = read.labelSelector ? parseLabelSelector(read.labelSelector) : undefined;
+    const labels = read.labelSelector ? readLabelSelector(kind, read.labelSelector) : undefined;
     return informer.waitForWrites({ namespace, labels }, timeoutMs, signal);
   }
 

@@ -1,42 +1,61 @@
+import { labelKeyErrors, labelValueErrors } from './label-syntax.ts';
+
 /** A parsed label selector: every requirement must hold. */
 export type LabelSelector = readonly LabelRequirement[];
+
+/** How a requirement compares a label: `!` is "has no such label"; `gt` and `lt` compare integers. */
+export type LabelOperator = 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
 /** One requirement of a label selector. */
 export interface LabelRequirement {
   readonly key: string;
-  readonly op: 'in' | 'notin' | 'exists' | '!';
+  readonly op: LabelOperator;
   readonly values: readonly string[];
 }
 
 /**
- * Parses a label selector as the API server reads it: `a=b`, `a==b`, `a!=b`, `a in (x,y)`,
- * `a notin (x)`, `a`, `!a`, joined by commas. Throws on a malformed selector.
+ * A selector the API server would refuse. Its message is the API server's own for the same
+ * selector, so the cache and the API server fail alike.
  */
-export function parseLabelSelector(text: string): LabelSelector {
-  const requirements: LabelRequirement[] = [];
-  for (const term of splitTerms(text)) {
-    const set = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
-    if (set) {
-      const [, key = '', op, list = ''] = set;
-      const values = list
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
-      requirements.push({ key, op: op === 'notin' ? 'notin' : 'in', values });
-      continue;
-    }
-    const eq = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(term);
-    if (eq) {
-      const [, key = '', op, value = ''] = eq;
-      requirements.push({ key, op: op === '!=' ? 'notin' : 'in', values: [value] });
-      continue;
-    }
-    const exists = /^(!?)\s*([^!=\s(),]+)$/.exec(term);
-    if (!exists) throw new Error(`Invalid label selector term "${term}" in "${text}"`);
-    const [, not, key = ''] = exists;
-    requirements.push({ key, op: not ? '!' : 'exists', values: [] });
+export class LabelSelectorError extends Error {
+  override readonly name = 'LabelSelectorError';
+}
+
+/**
+ * A requirement, checked as apimachinery's NewRequirement checks it: a valid label key, values
+ * that are label values, at least one for `in`/`notin`, none for `exists`/`!`, and one integer
+ * for `gt`/`lt`. Throws a {@link LabelSelectorError} listing what is wrong.
+ */
+export function labelRequirement(
+  key: string,
+  op: LabelOperator,
+  values: readonly string[],
+): LabelRequirement {
+  const errors: string[] = [];
+  const keyErrors = labelKeyErrors(key);
+  if (keyErrors.length > 0) errors.push(invalid('key', key, keyErrors.join('; ')));
+  if ((op === 'in' || op === 'notin') && values.length === 0) {
+    errors.push(invalid('values', values, "for 'in', 'notin' operators, values set can't be empty"));
   }
-  return requirements;
+  if ((op === 'exists' || op === '!') && values.length > 0) {
+    errors.push(invalid('values', values, 'values set must be empty for exists and does not exist'));
+  }
+  if (op === 'gt' || op === 'lt') {
+    if (values.length !== 1) {
+      errors.push(invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
+    }
+    values.forEach((value, i) => {
+      if (parseInt64(value) === undefined) {
+        errors.push(invalid(`values[${i}]`, value, "for 'Gt', 'Lt' operators, the value must be an integer"));
+      }
+    });
+  }
+  values.forEach((value, i) => {
+    const valueErrors = labelValueErrors(value);
+    if (valueErrors.length > 0) errors.push(invalid(`values[${i}][${key}]`, value, valueErrors.join('; ')));
+  });
+  if (errors.length > 0) throw new LabelSelectorError(aggregate(errors));
+  return { key, op, values };
 }
 
 /** Whether `labels` satisfy every requirement. */
@@ -44,35 +63,46 @@ export function matchesLabels(
   selector: LabelSelector,
   labels: Readonly<Record<string, string>> | undefined,
 ): boolean {
-  for (const { key, op, values } of selector) {
-    const value = labels?.[key];
-    const ok =
-      op === 'exists'
-        ? value !== undefined
-        : op === '!'
-          ? value === undefined
-          : op === 'in'
-            ? value !== undefined && values.includes(value)
-            : value === undefined || !values.includes(value);
-    if (!ok) return false;
-  }
-  return true;
+  return selector.every((requirement) => matches(requirement, labels?.[requirement.key]));
 }
 
-/** Splits on the commas outside parentheses. */
-function splitTerms(text: string): string[] {
-  const terms: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if ((c === ',' && depth === 0) || i === text.length) {
-      const term = text.slice(start, i).trim();
-      if (term) terms.push(term);
-      start = i + 1;
+function matches({ op, values }: LabelRequirement, value: string | undefined): boolean {
+  switch (op) {
+    case 'exists':
+      return value !== undefined;
+    case '!':
+      return value === undefined;
+    case 'in':
+      return value !== undefined && values.includes(value);
+    case 'notin':
+      return value === undefined || !values.includes(value);
+    case 'gt':
+    case 'lt': {
+      const have = value === undefined ? undefined : parseInt64(value);
+      const want = values.length === 1 ? parseInt64(values[0] ?? '') : undefined;
+      if (have === undefined || want === undefined) return false;
+      return op === 'gt' ? have > want : have < want;
     }
   }
-  return terms;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The value as Go's strconv.ParseInt(value, 10, 64) reads it, or undefined where that fails. */
+export function parseInt64(value: string): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(value)) return undefined;
+  const n = BigInt(value);
+  return n < INT64_MIN || n > INT64_MAX ? undefined : n;
+}
+
+/** A field error as the API server words it: `path: Invalid value: "value": detail`. */
+function invalid(path: string, value: string | readonly string[], detail: string): string {
+  return `${path}: Invalid value: ${JSON.stringify(value)}: ${detail}`;
+}
+
+/** Several errors as one, as apimachinery's aggregate: `[a, b]`, duplicates left out. */
+function aggregate(errors: readonly string[]): string {
+  const distinct = [...new Set(errors)];
+  return distinct.length === 1 ? (distinct[0] ?? '') : `[${distinct.join(', ')}]`;
 }

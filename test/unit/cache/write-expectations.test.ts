@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { parseLabelSelector } from '../../../src/runtime/cache/label-selector.ts';
+import { parseLabelSelector } from '../../../src/runtime/cache/label-selector-parser.ts';
 import { isAtOrAfter } from '../../../src/runtime/cache/resource-version.ts';
 import { WriteExpectations, type ExpectationView } from '../../../src/runtime/cache/write-expectations.ts';
 
