@@ -31,6 +31,7 @@ export const DiagnosticCodes = {
   unmappableType: 'TSOP2002',
   conflictingMarkers: 'TSOP2003',
   unresolvedType: 'TSOP2004',
+  invalidMarkerValue: 'TSOP2005',
   invalidCrd: 'TSOP3001',
   missingGroupVersion: 'TSOP3002',
 } as const;
@@ -63,6 +64,8 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
   TSOP2003:
     'Markers or types that contradict each other: a required field in a OneOf constraint, a type that refers to itself, two webhook configuration markers of one kind.',
   TSOP2004: 'A type name the generator cannot find: export the type from a file under `src/api`.',
+  TSOP2005:
+    "A `default` or `example` marker's value that does not validate against the schema it stands in (its type, enum, bounds, length, pattern or format, or an object's required and unknown properties): the API server would refuse the default when the CRD is applied.",
   TSOP3001:
     "A CRD marker's value the CRD cannot hold, or versions of a kind that make no valid CRD (no storage version, or more than one).",
   TSOP3002:

@@ -6,12 +6,14 @@ import { loadApiProject } from './api-project.ts';
 import { ApiTypes } from './api-types.ts';
 import type { KindVersion } from './build-crd.ts';
 import { buildCrd } from './build-crd.ts';
+import { checkMarkerValues } from './check-marker-values.ts';
 import type { CustomResourceDefinition } from './custom-resource-definition.ts';
 import { finalizeSchema } from './finalize-schema.ts';
 import { findKinds } from './find-kinds.ts';
 import { flattenSchema } from './flatten.ts';
 import { KNOWN_REF_PREFIX, SchemaFormatter } from './format-schema.ts';
 import { sharedKnownTypeSchema } from './known-types/index.ts';
+import { SchemaSites } from './schema-site.ts';
 import { withRootFields } from './type-meta.ts';
 
 export interface CrdGeneratorOptions {
@@ -69,9 +71,11 @@ function kindVersion(
     diagnostics.error(DiagnosticCodes.conflictingMarkers, message, at.location);
   };
   const flattened = flattenSchema(formatter.namedSchema(named.id), resolve, conflict);
+  const schema = finalizeSchema(withRootFields(flattened));
+  checkMarkerValues(schema, new SchemaSites(types, named.id), diagnostics);
   return {
     version: folder.version,
-    schema: finalizeSchema(withRootFields(flattened)),
+    schema,
     markers: named.markers,
     location: named.location,
   };

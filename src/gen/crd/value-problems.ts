@@ -1,0 +1,142 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonValue } from '../../markers/index.ts';
+import type { JSONSchemaProps } from './json-schema-props.ts';
+import { formatProblem } from './value-formats.ts';
+
+/**
+ * Why `value` does not validate against `schema`, each problem prefixed by the path inside the
+ * value (`.ports[0]: ...`); empty when it validates. Checks what the API server's OpenAPI validation
+ * checks (type, nullability, enum, bounds, lengths, pattern, format, required and unknown
+ * properties); CEL rules are left to the API server.
+ *
+ * @example
+ * valueProblems(0, { type: 'integer', minimum: 1 }); // [': should be greater than or equal to 1']
+ */
+export function valueProblems(value: JsonValue, schema: JSONSchemaProps, at = ''): string[] {
+  if (value === null) return schema.nullable === true ? [] : [`${at}: must not be null`];
+  if (schema['x-kubernetes-int-or-string'] === true) {
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))
+      return scalarProblems(value, schema, at);
+    return [`${at}: must be an integer or a string`];
+  }
+  const typeProblem = typeMismatch(value, schema.type);
+  if (typeProblem !== undefined) return [`${at}: ${typeProblem}`];
+  if (Array.isArray(value)) return arrayProblems(value, schema, at);
+  if (typeof value === 'object') return objectProblems(value, schema, at);
+  return scalarProblems(value, schema, at);
+}
+
+function typeMismatch(value: JsonValue, type: string | undefined): string | undefined {
+  const actual = Array.isArray(value) ? 'array' : typeof value;
+  switch (type) {
+    case undefined:
+      return undefined;
+    case 'integer':
+      return Number.isInteger(value) ? undefined : `must be of type integer, not ${describe(value)}`;
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'object':
+    case 'array':
+      return actual === type ? undefined : `must be of type ${type}, not ${describe(value)}`;
+    default:
+      return undefined;
+  }
+}
+
+function describe(value: JsonValue): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function enumProblems(value: JsonValue, schema: JSONSchemaProps, at: string): string[] {
+  if (schema.enum === undefined || schema.enum.some((allowed) => isDeepStrictEqual(allowed, value)))
+    return [];
+  const allowed = schema.enum.map((v) => JSON.stringify(v)).join(', ');
+  return [`${at}: must be one of ${allowed}`];
+}
+
+function scalarProblems(value: string | number | boolean, schema: JSONSchemaProps, at: string): string[] {
+  const problems = enumProblems(value, schema, at);
+  if (typeof value === 'number') problems.push(...numberProblems(value, schema).map((p) => `${at}: ${p}`));
+  if (typeof value === 'string') problems.push(...stringProblems(value, schema).map((p) => `${at}: ${p}`));
+  const format = schema.format === undefined ? undefined : formatProblem(value, schema.format);
+  if (format !== undefined) problems.push(`${at}: ${format}`);
+  return problems;
+}
+
+function numberProblems(value: number, schema: JSONSchemaProps): string[] {
+  const problems: string[] = [];
+  const { maximum, minimum, multipleOf } = schema;
+  if (maximum !== undefined) {
+    if (schema.exclusiveMaximum === true && value >= maximum) problems.push(`should be less than ${maximum}`);
+    else if (value > maximum) problems.push(`should be less than or equal to ${maximum}`);
+  }
+  if (minimum !== undefined) {
+    if (schema.exclusiveMinimum === true && value <= minimum)
+      problems.push(`should be greater than ${minimum}`);
+    else if (value < minimum) problems.push(`should be greater than or equal to ${minimum}`);
+  }
+  if (multipleOf !== undefined && multipleOf !== 0 && !Number.isInteger(value / multipleOf))
+    problems.push(`should be a multiple of ${multipleOf}`);
+  return problems;
+}
+
+function stringProblems(value: string, schema: JSONSchemaProps): string[] {
+  const problems: string[] = [];
+  // The API server counts characters (runes), not bytes.
+  const length = [...value].length;
+  if (schema.maxLength !== undefined && length > schema.maxLength)
+    problems.push(`should be at most ${schema.maxLength} chars long`);
+  if (schema.minLength !== undefined && length < schema.minLength)
+    problems.push(`should be at least ${schema.minLength} chars long`);
+  const pattern = schema.pattern === undefined ? undefined : compilePattern(schema.pattern);
+  if (pattern !== undefined && !pattern.test(value))
+    problems.push(`should match ${JSON.stringify(schema.pattern)}`);
+  return problems;
+}
+
+/** A pattern as JavaScript reads it; one only Go's RE2 reads is left to the API server. */
+function compilePattern(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+}
+
+function arrayProblems(value: JsonValue[], schema: JSONSchemaProps, at: string): string[] {
+  const problems = enumProblems(value, schema, at);
+  if (schema.maxItems !== undefined && value.length > schema.maxItems)
+    problems.push(`${at}: should have at most ${schema.maxItems} items`);
+  if (schema.minItems !== undefined && value.length < schema.minItems)
+    problems.push(`${at}: should have at least ${schema.minItems} items`);
+  const duplicate = value.findIndex((item, i) => value.slice(0, i).some((o) => isDeepStrictEqual(o, item)));
+  if (schema.uniqueItems === true && duplicate >= 0) problems.push(`${at}[${duplicate}]: duplicate item`);
+  const items = schema.items;
+  if (items !== undefined)
+    value.forEach((item, i) => problems.push(...valueProblems(item, items, `${at}[${i}]`)));
+  return problems;
+}
+
+function objectProblems(value: { [key: string]: JsonValue }, schema: JSONSchemaProps, at: string): string[] {
+  const problems = enumProblems(value, schema, at);
+  const keys = Object.keys(value);
+  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+    problems.push(`${at}: should have at most ${schema.maxProperties} properties`);
+  if (schema.minProperties !== undefined && keys.length < schema.minProperties)
+    problems.push(`${at}: should have at least ${schema.minProperties} properties`);
+  for (const name of schema.required ?? []) if (!(name in value)) problems.push(`${at}.${name}: required`);
+  const keepsUnknown = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  for (const [name, child] of Object.entries(value)) {
+    const property = schema.properties?.[name];
+    const additional = schema.additionalProperties;
+    if (property !== undefined) problems.push(...valueProblems(child, property, `${at}.${name}`));
+    else if (typeof additional === 'object')
+      problems.push(...valueProblems(child, additional, `${at}.${name}`));
+    else if (!keepsUnknown && additional !== true && schema.properties !== undefined)
+      problems.push(`${at}.${name}: unknown field, which the API server would prune`);
+  }
+  return problems;
+}
