@@ -11,8 +11,10 @@ import { ConfigMapKind, NamespaceKind, PodKind } from '../../../src/runtime/clie
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
+import { isAtOrAfter } from '../../../src/runtime/cache/resource-version.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
+import { HeldAnswerTransport } from '../../support/held-answers.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 
 const HOLD = 'test.tsoperator.dev/hold';
@@ -282,5 +284,50 @@ describe('read-your-writes on a real API server', () => {
     const caughtUp = gets();
     assert.deepEqual(names((await client.list(ConfigMapKind, { namespace: b })).items), ['b-blue']);
     assert.equal(gets(), caughtUp, 'read from the cache again');
+  });
+
+  it('never reads back an object older than the newest of two writes answered out of order', async () => {
+    const ns = await namespace();
+    const key = { namespace: ns, name: 'raced' };
+    const cacheTransport = new ObservedTransport(transportFor(env.kubeConfig));
+    const cache = newCache({ namespaces: [ns], transport: cacheTransport });
+    cache.start(stop.signal);
+    const writes = new HeldAnswerTransport(transportFor(env.kubeConfig));
+    const client = newClient({ transport: writes, cache, readYourWritesTimeoutMs: 500 });
+    const created = await client.create(configMap(ns, 'raced', { step: '0' }));
+
+    // The first write reaches the API server; its answer is held back.
+    writes.hold((req) => req.method === 'PATCH');
+    const first = client.patch(created, mergePatch({ data: { step: '1' } }));
+    const [held] = await writes.heldCount(1);
+    await held?.answered;
+    // The cache shows the first write, then its watch is held, so it shows nothing newer.
+    await eventuallyTrue(
+      async () => (await cache.get(ConfigMapKind, key))?.data?.['step'] === '1',
+      'the cache to show the first write',
+    );
+    cacheTransport.disconnect();
+    try {
+      const second = await client.patch(created, mergePatch({ data: { step: '2' } }));
+      held?.release();
+      const older = await first;
+      assert.ok(
+        isAtOrAfter(second.metadata?.resourceVersion, older.metadata?.resourceVersion ?? '') &&
+          second.metadata?.resourceVersion !== older.metadata?.resourceVersion,
+        'the write answered first is the newer one',
+      );
+      const read = await client.get(ConfigMapKind, key);
+      assert.deepEqual(
+        [read?.metadata?.resourceVersion, read?.data],
+        [second.metadata?.resourceVersion, { step: '2' }],
+      );
+      const listed = await client.listAll(ConfigMapKind, { namespace: ns });
+      assert.deepEqual(
+        listed.map((c) => c.data),
+        [{ step: '2' }],
+      );
+    } finally {
+      cacheTransport.reconnect();
+    }
   });
 });

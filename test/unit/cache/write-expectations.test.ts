@@ -67,8 +67,25 @@ describe('WriteExpectations', () => {
     const green = { labels: parseLabelSelector('team=green') };
     assert.equal(writes.settleAll(stored, green), true, 'no write concerns team=green');
     assert.equal(writes.settleAll(stored, blue), false);
-    writes.note('ns/blue', labelled('blue', '9', { team: 'blue' }), false);
-    assert.equal(writes.settleAll(stored, blue), false, 'the stored turned-red still shows as blue');
+    const later = view({ 'ns/turned-red': labelled('turned-red', '3', { team: 'blue' }) }, '10');
+    assert.equal(writes.settleAll(later, blue), false, 'the stored turned-red still shows as blue');
     assert.equal(writes.size, 2, 'blue was met and dropped; red was not looked at');
+  });
+
+  it('holds a read for the newest write of an object, whatever order the answers came in', () => {
+    const writes = new WriteExpectations();
+    writes.note('ns/a', obj('a', '213'), false);
+    writes.note('ns/a', obj('a', '212'), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '212') }, '212')), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '213') }, '213')), true);
+    assert.equal(writes.size, 0);
+  });
+
+  it('holds a read for a delete answered before an older write of the object', () => {
+    const writes = new WriteExpectations();
+    writes.note('ns/a', obj('a', '30', 'u1'), true);
+    writes.note('ns/a', obj('a', '29', 'u1'), false);
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '29', 'u1') }, '29')), false);
+    assert.equal(writes.settle('ns/a', view({}, '31')), true);
   });
 });
