@@ -15,7 +15,7 @@ import { SharedInformer } from '../../src/runtime/cache/informer.ts';
 import { newClient, type Client } from '../../src/runtime/client/client.ts';
 import { transportFor } from '../../src/runtime/client/transport.ts';
 import { silentLogger } from '../../src/runtime/log/logger.ts';
-import { LeaseKind } from '../../src/runtime/client/kinds.ts';
+import { leadingShard } from '../../src/runtime/sharding/leading-shard.ts';
 import { shardLabel } from '../../src/runtime/sharding/shard-labels.ts';
 import { WidgetKind, widgetsCrd } from '../../test/integration/controller/support.ts';
 
@@ -264,8 +264,7 @@ async function emptyRingHeap(
 }
 
 async function leaderOf(client: Client, ring: string): Promise<string | undefined> {
-  const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: `bench-${ring}` });
-  return lease?.spec?.holderIdentity ?? undefined;
+  return leadingShard(client, NAMESPACE, `bench-${ring}`, ring);
 }
 
 const env = await startEnvironment({

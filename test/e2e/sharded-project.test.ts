@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
@@ -64,13 +64,15 @@ describe('a project made with init --sharded', () => {
         cwd: project,
         env: {
           KUBECONFIG: env.admin.kubeconfigPath,
+          // As the generated Deployment sets it, from the pod's name.
+          SHARD_NAME: 'webapp-shard-0',
           PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}`,
         },
         all: true,
         reject: false,
       },
     );
-    const shard = hostname();
+    const shard = 'webapp-shard-0';
     try {
       const names = ['shop', 'blog', 'wiki'];
       for (const name of names)

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Environment } from '../../../src/envtest/index.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
-import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
+import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { drainLabel, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { compactEtcd } from '../../support/etcd-compaction.ts';
@@ -57,8 +57,7 @@ describe('a ring whose informers are answered 410 Gone after an outage', () => {
   }
 
   async function leader(): Promise<string | undefined> {
-    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: `${RING}-sharder` });
-    return lease?.spec?.holderIdentity ?? undefined;
+    return leadingShard(client, NAMESPACE, `${RING}-sharder`, RING);
   }
 
   /** Each shard's cache holds exactly the Widgets labelled with it, and no shard stopped. */

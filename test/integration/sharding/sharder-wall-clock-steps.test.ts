@@ -5,6 +5,7 @@ import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { systemClock, type Clock } from '../../../src/runtime/clock/clock.ts';
+import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
 import { RING_LABEL, SHARDER_IDENTITY } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { pause } from '../controller/support.ts';
@@ -73,7 +74,7 @@ describe("the wall clock of the sharder's process stepping", () => {
       await pause(LEASE_DURATION / 2, testDone.signal);
       assert.equal(await holder('shard-a'), 'shard-a');
       assert.equal(await holder('shard-b'), 'shard-b');
-      assert.equal(await holder(`${RING}-sharder`), 'shard-a');
+      assert.equal(await leadingShard(client, NAMESPACE, `${RING}-sharder`, RING), 'shard-a');
       assert.deepEqual(await assignments(client, NAMESPACE), expected);
     }
     assert.deepEqual(
@@ -86,7 +87,10 @@ describe("the wall clock of the sharder's process stepping", () => {
   it('declares no live shard dead when it steps forward or back by more than a lease duration', async () => {
     // shard-a leads, so its process runs the sharder on the stepped clock; shard-b's is the system's.
     shards.push(await ring.start('shard-a', { clock }));
-    await eventuallyTrue(async () => (await holder(`${RING}-sharder`)) === 'shard-a', 'shard-a to lead');
+    await eventuallyTrue(
+      async () => (await leadingShard(client, NAMESPACE, `${RING}-sharder`, RING)) === 'shard-a',
+      'shard-a to lead',
+    );
     shards.push(await ring.start('shard-b'));
     const before = await convergedOn(client, NAMESPACE, ring, ['shard-a', 'shard-b']);
     clock.step(20 * LEASE_DURATION + 60_000);

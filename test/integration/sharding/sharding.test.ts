@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
-import { ConfigMapKind, LeaseKind } from '../../../src/runtime/client/kinds.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
+import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { drainLabel, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -81,8 +82,9 @@ describe('sharded controllers across 3 replicas', () => {
 
   /** The /metrics page of the shard that holds the leader lease, and so runs the sharder. */
   async function leaderMetrics(): Promise<string> {
-    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
-    const url = shards.metricsUrl(lease?.spec?.holderIdentity ?? '');
+    const url = shards.metricsUrl(
+      (await leadingShard(client, NAMESPACE, 'widgets-sharder', 'widgets')) ?? '',
+    );
     assert.ok(url, 'the leader is one of the shards');
     return (await fetch(`${url}/metrics`)).text();
   }
@@ -157,9 +159,8 @@ describe('sharded controllers across 3 replicas', () => {
   });
 
   it("picks a killed shard's Widgets up on the others", async (t) => {
-    const leader = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
-    const victim =
-      ['shard-a', 'shard-b', 'shard-c'].find((s) => s !== leader?.spec?.holderIdentity) ?? 'shard-c';
+    const leader = await leadingShard(client, NAMESPACE, 'widgets-sharder', 'widgets');
+    const victim = ['shard-a', 'shard-b', 'shard-c'].find((s) => s !== leader) ?? 'shard-c';
     const killedAt = await shards.kill(victim);
     const rest = ['shard-a', 'shard-b', 'shard-c'].filter((s) => s !== victim);
     await convergedOn(rest);

@@ -36,10 +36,13 @@ export class ShardProcesses {
     this.#namespace = namespace;
   }
 
-  /** Starts shard `name` as a child process. */
-  start(name: string): void {
+  /**
+   * Starts process `name` as a child process: the shard of that name, or of `shardName` (two
+   * processes given one shard name). Its reconciles are reported under `name`.
+   */
+  start(name: string, shardName = name): void {
     const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', 'shard.ts')], {
-      env: { ...process.env, KUBECONFIG: this.#kubeconfigPath, SHARD: name, NAMESPACE: this.#namespace },
+      env: { ...process.env, KUBECONFIG: this.#kubeconfigPath, SHARD: shardName, NAMESPACE: this.#namespace },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.#children.set(name, child);
@@ -92,6 +95,7 @@ export class ShardProcesses {
   }
 
   #read(shard: string, line: string): void {
+    // The process's name stands for the shard: two processes may be given one shard name.
     const [tag, , name = '', at = ''] = line.split(' ');
     if (tag === 'M') this.#metrics.set(shard, name);
     if (tag === 'B') {

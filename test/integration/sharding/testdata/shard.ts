@@ -4,7 +4,7 @@
 import { ConfigMapKind } from '../../../../src/runtime/client/kinds.ts';
 import { isAlreadyExists } from '../../../../src/runtime/client/api-error.ts';
 import { Manager } from '../../../../src/runtime/manager/manager.ts';
-import { silentLogger } from '../../../../src/runtime/log/logger.ts';
+import { createLogger } from '../../../../src/runtime/log/logger.ts';
 import { WidgetKind } from '../../controller/support.ts';
 import { sharedNow } from '../shards.ts';
 
@@ -22,7 +22,8 @@ const mgr = await Manager.create({
   renewDeadline: Number(process.env['RENEW_MS'] ?? '6000'),
   retryPeriod: Number(process.env['RETRY_MS'] ?? '1000'),
   sharding: { ring: 'widgets', shardName: shard },
-  logger: silentLogger,
+  // Warnings only, on stderr: what a test reads of a shard's complaints.
+  logger: createLogger({ level: 'warn' }),
 });
 mgr
   .controller()
