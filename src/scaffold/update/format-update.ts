@@ -34,6 +34,6 @@ export function formatUpdate(result: UpdateResult): string {
 }
 
 /** An argument as a shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(arg: string): string {
+export function shellWord(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
