@@ -1,10 +1,11 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { baselineRequest, reportFormat, type CompatibilityFlags } from './compatibility-flags.ts';
 
 interface ManifestsFlags extends CompatibilityFlags {
   dryRun: boolean;
   output?: string;
+  maxDescLen?: number;
 }
 
 /** `tsoperator manifests`: CRDs (and RBAC, webhook configuration) from the project's types and markers. */
@@ -19,6 +20,11 @@ export function registerManifestsCommand(program: Command): void {
     )
     .option('--dry-run', 'print what would change, and write nothing', false)
     .option('--output <dir>', 'write under this folder instead of the project root')
+    .option(
+      '--max-desc-len <bytes>',
+      "the longest description a CRD schema keeps, as controller-gen's crd:maxDescLen (0 drops them, -1 keeps them whole); overrides the PROJECT file's crd.maxDescLen for this run",
+      parseByteCount,
+    )
     .option(
       '--against <ref>',
       'with --check: the baseline is the CRDs committed at this git ref (default: the merge base with the default branch, else the last tag)',
@@ -42,7 +48,7 @@ export function registerManifestsCommand(program: Command): void {
       const { generateManifests } = await import('../gen/manifests.ts');
       const root = process.cwd();
       const target = resolve(root, flags.output ?? '.');
-      const files = generateManifests({ root });
+      const files = generateManifests({ root, maxDescLen: flags.maxDescLen });
       if (flags.check) {
         const { runManifestsCheck } = await import('./manifests-check.ts');
         const changes = compareManifests(target, files);
@@ -64,4 +70,10 @@ export function registerManifestsCommand(program: Command): void {
 
 function configPath(flags: ManifestsFlags): { configPath?: string } {
   return flags.compatConfig === undefined ? {} : { configPath: flags.compatConfig };
+}
+
+function parseByteCount(value: string): number {
+  if (!/^-?\d+$/.test(value))
+    throw new InvalidArgumentError('expected a whole number of bytes, e.g. 0 or 200');
+  return Number(value);
 }

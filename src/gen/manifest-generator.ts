@@ -13,6 +13,8 @@ export interface GeneratorContext {
   readonly diagnostics: DiagnosticList;
   /** The tsoperator version, for annotations that say what generated a file (`v0.1.0`). */
   readonly generatorVersion: string;
+  /** The longest description a CRD schema keeps, in bytes (controller-gen's `crd:maxDescLen`). Default: no limit. */
+  readonly maxDescLen?: number | undefined;
 }
 
 /**

@@ -5,6 +5,9 @@ import {
   createMarkerRegistry,
   formatDiagnostic,
 } from '../markers/index.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_FILE, parseProjectFile } from '../project/project-file.ts';
 import { tsoperatorVersion } from '../version.ts';
 import { crdManifestGenerator } from './crd/index.ts';
 import type { ManifestFile, ManifestGenerator } from './manifest-generator.ts';
@@ -32,6 +35,12 @@ export interface GenerateManifestsOptions {
    * Default: printed to stderr as `tsc` prints its own.
    */
   readonly onWarning?: (warning: Diagnostic) => void;
+  /**
+   * The longest description a CRD schema keeps, in bytes, as controller-gen's `crd:maxDescLen`
+   * (0 drops them, a negative number keeps them whole). Default: the PROJECT file's
+   * `crd.maxDescLen` setting, else no limit.
+   */
+  readonly maxDescLen?: number | undefined;
 }
 
 /**
@@ -48,6 +57,7 @@ export function generateManifests(options: GenerateManifestsOptions): ManifestFi
     registry: createMarkerRegistry(generators.flatMap((g) => g.markers ?? [])),
     diagnostics: new DiagnosticList(),
     generatorVersion: options.generatorVersion ?? `v${tsoperatorVersion()}`,
+    maxDescLen: options.maxDescLen ?? projectMaxDescLen(options.root),
   };
   const files = generators.flatMap((generator) => generator.generate(context));
   context.diagnostics.throwIfErrors();
@@ -58,4 +68,11 @@ export function generateManifests(options: GenerateManifestsOptions): ManifestFi
 
 function printWarning(warning: Diagnostic): void {
   process.stderr.write(`${formatDiagnostic(warning)}\n`);
+}
+
+/** The PROJECT file's setting, so that every command that regenerates the manifests writes the same. */
+function projectMaxDescLen(root: string): number | undefined {
+  const path = join(root, PROJECT_FILE);
+  if (!existsSync(path)) return undefined;
+  return parseProjectFile(readFileSync(path, 'utf8'), path).settings.crd?.maxDescLen;
 }

@@ -34,6 +34,7 @@ export const DiagnosticCodes = {
   invalidMarkerValue: 'TSOP2005',
   invalidCrd: 'TSOP3001',
   missingGroupVersion: 'TSOP3002',
+  largeCrd: 'TSOP3003',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];
@@ -70,6 +71,8 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
     "A CRD marker's value the CRD cannot hold, or versions of a kind that make no valid CRD (no storage version, or more than one).",
   TSOP3002:
     'A kind in a folder without a `+groupName` marker: add a `groupversion-info.ts` there with `// +groupName=<group>` at its top.',
+  TSOP3003:
+    'A warning: a CRD too large for how it is applied. Past 256 KiB of JSON a client-side `kubectl apply -f` refuses it (it copies the object into its last-applied annotation); within 10 % of 1.5 MiB etcd is about to refuse storing it. Apply it server-side, or shorten its descriptions with `crd.maxDescLen`.',
 };
 
 /** Renders a diagnostic the way `tsc` renders its own: `file.ts:12:5 - error TSOP1002: message`. */

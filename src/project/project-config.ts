@@ -49,6 +49,14 @@ export interface TsoperatorSettings {
   readonly license: 'apache2' | 'none';
   /** Every replica reconciles a shard of the objects (`init --sharded`). */
   readonly sharded?: true;
+  /** How `manifests` writes CRDs, as controller-gen's `crd:` options. Default: as controller-gen does. */
+  readonly crd?: CrdSettings;
+}
+
+/** controller-gen's `crd:` generator options that tsoperator honours. */
+export interface CrdSettings {
+  /** The longest description a schema keeps, in bytes; 0 drops them (`crd:maxDescLen`). */
+  readonly maxDescLen?: number;
 }
 
 /** The whole PROJECT file. */

@@ -79,6 +79,7 @@ function settingsDocument(settings: TsoperatorSettings): Record<string, unknown>
     namespaced: settings.namespaced,
     ...(settings.owner === undefined ? {} : { owner: settings.owner }),
     ...(settings.sharded ? { sharded: true } : {}),
+    ...(settings.crd?.maxDescLen === undefined ? {} : { crd: { maxDescLen: settings.crd.maxDescLen } }),
   };
 }
 
@@ -145,7 +146,21 @@ function parseSettings(value: unknown): TsoperatorSettings {
     license: doc['license'] === 'none' ? 'none' : 'apache2',
     ...(typeof owner === 'string' ? { owner } : {}),
     ...(doc['sharded'] === true ? { sharded: true as const } : {}),
+    ...crdSettings(doc['crd']),
   };
+}
+
+function crdSettings(value: unknown): Pick<TsoperatorSettings, 'crd'> {
+  if (value === undefined) return {};
+  const doc = asRecord(value, `${PROJECT_FILE} plugins.${TSOPERATOR_LAYOUT}.crd`);
+  const maxDescLen = doc['maxDescLen'];
+  if (maxDescLen === undefined) return {};
+  if (typeof maxDescLen !== 'number' || !Number.isInteger(maxDescLen)) {
+    throw new TsoperatorError(
+      `${PROJECT_FILE} plugins.${TSOPERATOR_LAYOUT}.crd.maxDescLen must be a whole number of bytes, not ${JSON.stringify(maxDescLen)}`,
+    );
+  }
+  return { crd: { maxDescLen } };
 }
 
 function asRecord(value: unknown, source: string): Record<string, unknown> {

@@ -71,11 +71,20 @@ export interface ControllerGenOutput {
   webhookFile: string;
 }
 
+/** controller-gen's `crd:` generator options, e.g. `{ maxDescLen: 0 }` for `crd:maxDescLen=0`. */
+export interface CrdOptions {
+  readonly maxDescLen?: number;
+}
+
 /**
  * Runs `controller-gen crd rbac:roleName=manager-role webhook paths=./...` in a Go module, writing
  * each generator's output under `outputDir` the way a Kubebuilder Makefile lays out `config/`.
  */
-export async function runControllerGen(moduleDir: string, outputDir: string): Promise<ControllerGenOutput> {
+export async function runControllerGen(
+  moduleDir: string,
+  outputDir: string,
+  crdOptions: CrdOptions = {},
+): Promise<ControllerGenOutput> {
   const binary = await ensureControllerGen();
   const output: ControllerGenOutput = {
     crdDir: join(outputDir, 'crd'),
@@ -83,7 +92,7 @@ export async function runControllerGen(moduleDir: string, outputDir: string): Pr
     webhookFile: join(outputDir, 'webhook', 'manifests.yaml'),
   };
   const args = [
-    'crd',
+    crdOptions.maxDescLen === undefined ? 'crd' : `crd:maxDescLen=${crdOptions.maxDescLen}`,
     'rbac:roleName=manager-role',
     'webhook',
     'paths=./...',

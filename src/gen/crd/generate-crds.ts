@@ -7,6 +7,7 @@ import { ApiTypes } from './api-types.ts';
 import type { KindVersion } from './build-crd.ts';
 import { buildCrd } from './build-crd.ts';
 import { checkMarkerValues } from './check-marker-values.ts';
+import { checkCrdSize } from './crd-size.ts';
 import type { CustomResourceDefinition } from './custom-resource-definition.ts';
 import { finalizeSchema } from './finalize-schema.ts';
 import { findKinds } from './find-kinds.ts';
@@ -14,6 +15,7 @@ import { flattenSchema } from './flatten.ts';
 import { KNOWN_REF_PREFIX, SchemaFormatter } from './format-schema.ts';
 import { sharedKnownTypeSchema } from './known-types/index.ts';
 import { SchemaSites } from './schema-site.ts';
+import { truncateDescriptions } from './truncate-descriptions.ts';
 import { withRootFields } from './type-meta.ts';
 
 export interface CrdGeneratorOptions {
@@ -24,6 +26,8 @@ export interface CrdGeneratorOptions {
   readonly diagnostics: DiagnosticList;
   /** Written into each CRD's version annotation, e.g. `v0.1.0`. */
   readonly generatorVersion: string;
+  /** The longest description a schema keeps, in bytes (controller-gen's `crd:maxDescLen`). Default: no limit. */
+  readonly maxDescLen?: number | undefined;
 }
 
 /**
@@ -43,14 +47,17 @@ export function generateCrds(options: CrdGeneratorOptions): CustomResourceDefini
     for (const declaration of findKinds(folder.files, api.context)) {
       const key = JSON.stringify([folder.group, declaration.getName()]);
       const entry = byKind.get(key) ?? { group: folder.group, kind: declaration.getName(), versions: [] };
-      entry.versions.push(kindVersion(folder, declaration, types, formatter, options.diagnostics));
+      entry.versions.push(kindVersion(folder, declaration, types, formatter, options));
       byKind.set(key, entry);
     }
   }
   reportUngroupedKinds(api, options.diagnostics);
   return [...byKind.keys()].sort().flatMap((key) => {
     const { group, kind, versions } = byKind.get(key) ?? { group: '', kind: '', versions: [] };
-    return buildCrd(group, kind, versions, options.generatorVersion, options.diagnostics) ?? [];
+    const crd = buildCrd(group, kind, versions, options.generatorVersion, options.diagnostics);
+    const at = versions[0]?.location;
+    if (crd && at) checkCrdSize(crd, at, options.diagnostics);
+    return crd ?? [];
   });
 }
 
@@ -59,8 +66,9 @@ function kindVersion(
   declaration: InterfaceDeclaration,
   types: ApiTypes,
   formatter: SchemaFormatter,
-  diagnostics: DiagnosticList,
+  options: CrdGeneratorOptions,
 ): KindVersion {
+  const { diagnostics, maxDescLen } = options;
   const named = types.get(types.request(declaration));
   const resolve = (ref: string) =>
     ref.startsWith(KNOWN_REF_PREFIX)
@@ -71,7 +79,8 @@ function kindVersion(
     diagnostics.error(DiagnosticCodes.conflictingMarkers, message, at.location);
   };
   const flattened = flattenSchema(formatter.namedSchema(named.id), resolve, conflict);
-  const schema = finalizeSchema(withRootFields(flattened));
+  const rooted = withRootFields(flattened);
+  const schema = finalizeSchema(maxDescLen === undefined ? rooted : truncateDescriptions(rooted, maxDescLen));
   checkMarkerValues(schema, new SchemaSites(types, named.id), diagnostics);
   return {
     version: folder.version,

@@ -33,7 +33,7 @@ export async function stageManifests(
   project: ProjectConfig,
   failure: ManifestsFailure = DELETE_FAILURE,
 ): Promise<void> {
-  const files = await manifestsAfterPlan(tree, failure);
+  const files = await manifestsAfterPlan(tree, project.settings.crd?.maxDescLen, failure);
   for (const file of files) await tree.update(file.path, file.content);
   if (!files.some((file) => file.path === ROLE_FILE) && (await tree.read(ROLE_FILE)) !== undefined) {
     const template = join(templatesDir('init'), `${ROLE_FILE}.ejs`);
@@ -41,13 +41,18 @@ export async function stageManifests(
   }
 }
 
-async function manifestsAfterPlan(tree: StagingTree, failure: ManifestsFailure): Promise<ManifestFile[]> {
+async function manifestsAfterPlan(
+  tree: StagingTree,
+  maxDescLen: number | undefined,
+  failure: ManifestsFailure,
+): Promise<ManifestFile[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'tsoperator-manifests-'));
   try {
     await cp(join(tree.root, 'src'), join(scratch, 'src'), { recursive: true });
     const sources = fileWrites(tree.changes()).filter((write) => write.path.startsWith('src/'));
     await applyWrites(scratch, sources);
-    return generateManifests({ root: scratch });
+    // The scratch folder has no PROJECT file: its setting comes from the project's.
+    return generateManifests({ root: scratch, maxDescLen });
   } catch (err) {
     if (!isTsoperatorError(err)) throw err;
     throw new TsoperatorError(failure(err.message.replaceAll(scratch, '.')), { cause: err });

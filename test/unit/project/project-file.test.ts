@@ -88,3 +88,14 @@ test('a PROJECT file that is not YAML, not version 3, or without a name is refus
     /^TsoperatorError: PROJECT resources\[0\] needs a string "kind"$/,
   );
 });
+
+test('the crd.maxDescLen setting reads back, and a value that is not a whole number is refused', () => {
+  const project: ProjectConfig = { ...PROJECT, settings: { ...PROJECT.settings, crd: { maxDescLen: 0 } } };
+  const text = renderProjectFile(project);
+  assert.match(text, /\n {4}crd:\n {6}maxDescLen: 0\n/);
+  assert.deepEqual(parseProjectFile(text), project);
+  assert.throws(
+    () => parseProjectFile(text.replace('maxDescLen: 0', 'maxDescLen: short')),
+    /crd\.maxDescLen must be a whole number of bytes, not "short"/,
+  );
+});
