@@ -52,6 +52,7 @@ const GUIDE: readonly SidebarLink[] = [
 const CONTRIBUTING: readonly SidebarLink[] = [
   { text: 'Architecture', link: '/contributing/architecture' },
   { text: 'Benchmarks and layout', link: '/contributing/benchmarks' },
+  { text: 'Writing runnable pages', link: '/contributing/runnable-pages' },
 ];
 
 function sidebar(): DefaultTheme.SidebarItem[] {

@@ -10,6 +10,8 @@ export interface PageVisit {
   readonly links: readonly string[];
   /** The ids of the page's elements, which a link's #fragment must name. */
   readonly ids: ReadonlySet<string>;
+  /** The text the page shows. */
+  readonly text: string;
 }
 
 type Params = Record<string, unknown>;
@@ -64,7 +66,8 @@ export class BrowserTab {
       "[...document.querySelectorAll('a[href]')].map((a) => a.href)",
     )) as string[];
     const ids = (await this.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")) as string[];
-    return { url, problems: this.problems, links, ids: new Set<string>(ids) };
+    const text = (await this.evaluate('document.body.innerText')) as string;
+    return { url, problems: this.problems, links, ids: new Set<string>(ids), text };
   }
 
   async screenshot(file: string): Promise<void> {
