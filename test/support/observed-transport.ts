@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { RestRequest, Transport } from '../../src/runtime/client/transport.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { RestRequest, Transport } from '../../src/runtime/client/transport.
  */
 export class ObservedTransport implements Transport {
   readonly #inner: Transport;
-  readonly #open = new Set<IncomingMessage>();
+  readonly #open = new Set<Readable>();
   #gate: Promise<void> | undefined;
   #openGate: (() => void) | undefined;
   /** Watch requests opened, by path without query. */
@@ -30,7 +30,7 @@ export class ObservedTransport implements Transport {
     return this.#inner.request<T>(req);
   }
 
-  async stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
+  async stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable> {
     if (!isWatch(path)) {
       this.#listed(path);
       return this.#inner.stream(path, signal, accept);

@@ -1,26 +1,69 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls';
+import type { CertKeyPair } from '../../src/runtime/tls/certificate-authority.ts';
 
 /**
- * A TCP proxy to `https://host:port` on a free loopback port that a test can sever: `sever()`
- * cuts every connection through it and refuses new ones until `restore()`, as a network partition
- * between a replica and the API server does. TLS passes through untouched.
+ * Ends TLS at the proxy and opens its own TLS to the server, offering only the ALPN protocols
+ * given to either side: what a proxy or load balancer that speaks HTTP/1.1 alone does. The
+ * client must trust `serving`'s CA; the proxy authenticates upstream as `upstream`.
+ */
+export interface TlsTermination {
+  readonly alpnProtocols: readonly string[];
+  readonly serving: CertKeyPair;
+  readonly upstream: { readonly ca: string; readonly cert: string; readonly key: string };
+}
+
+/** One client connection and its upstream: forwarded until the pair is silenced or cut. */
+interface Pair {
+  readonly client: Socket;
+  readonly upstream: Socket;
+  silent: boolean;
+}
+
+/**
+ * A TCP proxy to `https://host:port` on a free loopback port that a test can break, as networks
+ * break: `sever()` cuts every connection and refuses new ones until `restore()` (a partition);
+ * `silence()` stops forwarding on every open connection without closing it, while new ones go
+ * through (a NAT or conntrack entry dropped, a load balancer failed over). TLS passes through
+ * untouched unless `termination` is given.
  */
 export class SeverableProxy {
   readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
+  readonly #pairs = new Set<Pair>();
   #severed = false;
+  /** Connections accepted (and forwarded) since the start. */
+  connections = 0;
+  /** The ALPN protocol each terminated connection agreed with its client, in order. */
+  readonly negotiated: string[] = [];
 
   private constructor(server: Server) {
     this.#server = server;
   }
 
   /** Starts a proxy to the server of `url`. */
-  static async start(url: string): Promise<SeverableProxy> {
+  static async start(url: string, termination?: TlsTermination): Promise<SeverableProxy> {
     const target = new URL(url);
-    const server = createServer();
+    const host = target.hostname;
+    const port = Number(target.port);
+    const server = termination
+      ? createTlsServer({
+          cert: termination.serving.cert,
+          key: termination.serving.key,
+          ALPNProtocols: [...termination.alpnProtocols],
+        })
+      : createServer();
     const proxy = new SeverableProxy(server);
-    server.on('connection', (socket) => proxy.#accept(socket, target.hostname, Number(target.port)));
+    if (termination) {
+      server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
+        proxy.negotiated.push(socket.alpnProtocol || 'none');
+        proxy.#accept(socket, () =>
+          tlsConnect({ host, port, ...termination.upstream, ALPNProtocols: [...termination.alpnProtocols] }),
+        );
+      });
+    } else {
+      server.on('connection', (socket: Socket) => proxy.#accept(socket, () => connect(port, host)));
+    }
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -30,13 +73,23 @@ export class SeverableProxy {
     return `https://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
+  /** Connections open through the proxy right now. */
+  get open(): number {
+    return this.#pairs.size;
+  }
+
   sever(): void {
     this.#severed = true;
-    for (const socket of this.#sockets) socket.destroy();
+    for (const pair of this.#pairs) pair.client.destroy();
   }
 
   restore(): void {
     this.#severed = false;
+  }
+
+  /** Drops every byte on the connections open now, both ways, and closes none of them. */
+  silence(): void {
+    for (const pair of this.#pairs) pair.silent = true;
   }
 
   async close(): Promise<void> {
@@ -44,23 +97,26 @@ export class SeverableProxy {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
-  #accept(client: Socket, host: string, port: number): void {
+  #accept(client: Socket, dial: () => Socket): void {
     if (this.#severed) {
       client.destroy();
       return;
     }
-    const upstream = connect(port, host);
-    for (const [socket, other] of [
-      [client, upstream],
-      [upstream, client],
+    this.connections++;
+    const pair: Pair = { client, upstream: dial(), silent: false };
+    this.#pairs.add(pair);
+    for (const [from, to] of [
+      [pair.client, pair.upstream],
+      [pair.upstream, pair.client],
     ] as const) {
-      this.#sockets.add(socket);
-      socket.on('error', () => other.destroy());
-      socket.once('close', () => {
-        this.#sockets.delete(socket);
-        other.destroy();
+      from.on('data', (chunk: Buffer) => {
+        if (!pair.silent) to.write(chunk);
       });
-      socket.pipe(other);
+      from.on('error', () => to.destroy());
+      from.once('close', () => {
+        this.#pairs.delete(pair);
+        to.destroy();
+      });
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /**
  * Reads a response body from its 'data' events, handing each chunk to `onChunk`: the API server
@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
  * promises and ticks. Resolves at the end of the body; rejects when the connection fails or
  * closes first, or `onChunk` throws (then the response is destroyed).
  */
-export function readChunks(res: IncomingMessage, onChunk: (chunk: Buffer) => void): Promise<void> {
+export function readChunks(res: Readable, onChunk: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (err: unknown): void => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { KubeObject } from '../api/kube-object.ts';
 import { LineSplitter } from './line-splitter.ts';
 
@@ -13,7 +13,7 @@ export interface WatchEvent {
  * Ends when the server ends the response; throws when the connection breaks first, so a dead
  * server is never mistaken for a watch that timed out.
  */
-export async function* watchEvents(res: IncomingMessage): AsyncGenerator<WatchEvent> {
+export async function* watchEvents(res: Readable): AsyncGenerator<WatchEvent> {
   const lines = new LineSplitter();
   for await (const chunk of res) {
     for (const line of lines.push(chunk as Buffer)) {
@@ -21,5 +21,5 @@ export async function* watchEvents(res: IncomingMessage): AsyncGenerator<WatchEv
       if (text.trim() !== '') yield JSON.parse(text) as WatchEvent;
     }
   }
-  if (!res.complete) throw new Error('The watch connection closed before the response ended');
+  if (!res.readableEnded) throw new Error('The watch connection closed before the response ended');
 }

@@ -1,10 +1,6 @@
-import type {
-  Agent as HttpAgent,
-  IncomingHttpHeaders,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-} from 'node:http';
+import type { Agent as HttpAgent, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Readable } from 'node:stream';
 import { kubernetesTime } from '../api/format-time.ts';
 import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
 import { restConfigOf, type RestConfigSource } from '../config/rest-config-source.ts';
@@ -15,6 +11,10 @@ import { linkedSignal } from '../clock/linked-signal.ts';
 import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
+import { ConnectionLostError } from './connection-lost-error.ts';
+import type { Http2Connection } from './http2-connection.ts';
+import { Http2Pool } from './http2-pool.ts';
+import { hostOf } from './server-socket.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
 /** One HTTP request to the API server. `path` includes the query string. */
@@ -42,26 +42,31 @@ export interface Transport {
    */
   request<T>(req: RestRequest): Promise<T>;
   /**
-   * Opens a streaming GET (a watch): resolves with the response once its status is 200, rejects
-   * with an ApiError otherwise. The response's headers must come within `requestTimeoutMs` (the
-   * API server sends them at once), so a watch opened on a dead kept-alive connection fails
-   * instead of waiting for its own deadline; its events have no bound. The caller reads the body
-   * and must destroy it when done. `accept` as {@link RestRequest.accept}.
+   * Opens a streaming GET (a watch, a list read as it comes): resolves with the answer's body once
+   * its status is 200, rejects with an ApiError otherwise. The answer's head must come within
+   * `requestTimeoutMs` (the API server sends it at once); the body has no bound but the health
+   * of its connection. The body ends as the server ends it, and errors when the connection breaks
+   * first; the caller reads it and must destroy it when done. `accept` as {@link RestRequest.accept}.
    */
-  stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage>;
+  stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable>;
 }
 
 /**
- * The Transport of a RestConfig (or a client-node KubeConfig), on node:https with one keep-alive
- * agent. client-node's own fetch clients are not used because its Watch aborts every stream after
- * 30 s of silence and hides the Status body of failed requests; node:https gives the full answer
- * and one connection pool.
+ * The Transport of a RestConfig (or a client-node KubeConfig). Over https it speaks HTTP/2, as
+ * client-go does: one connection carries every request and watch, checked by PING (see
+ * {@link Http2Connection}), with a second one only when the server's stream limit is reached; it
+ * falls back to HTTP/1.1 with one keep-alive agent when the server (or a proxy before it) does not
+ * offer h2, and `http2: false` keeps it there. A kubeconfig's `proxy-url` is tunnelled through
+ * either way. client-node's own fetch clients are not used because its Watch aborts every stream
+ * after 30 s of silence and hides the Status body of failed requests.
  *
  * Every request but a watch is bounded by `requestTimeoutMs`; a 429 with Retry-After is waited
- * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a kept-alive
- * socket the server has closed goes again on another connection, as Go's transport does; other
- * methods never are, for the server may have seen them. Credentials are asked for before each
- * request (a token file is re-read, an exec plugin rerun on expiry) and dropped after a 401.
+ * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a dead
+ * connection (one that failed its health check, or a kept-alive socket the server closed) goes
+ * again on another connection, as Go's transport does; other methods are sent again only when the
+ * server provably never processed them, and otherwise fail with a ConnectionLostError, for the
+ * server may have done them. Credentials are asked for before each request (a token file is
+ * re-read, an exec plugin rerun on expiry) and dropped after a 401.
  *
  * @example
  * ```ts
@@ -74,31 +79,25 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   const server = new URL(config.server);
   const secure = server.protocol === 'https:';
   const basePath = server.pathname.replace(/\/$/, '');
-  const agents = agentPool(config, secure);
+  const agents = agentPool(config, secure, o.pingTimeoutMs);
+  const http2 =
+    secure && o.http2
+      ? new Http2Pool(
+          { config, server },
+          { readIdleTimeoutMs: o.readIdleTimeoutMs, pingTimeoutMs: o.pingTimeoutMs },
+          o.requestTimeoutMs,
+        )
+      : undefined;
   const impersonation = impersonationHeaders(config);
 
-  const options = async (
-    method: string,
-    path: string,
+  const headersFor = async (
     headers: OutgoingHttpHeaders,
     signal: AbortSignal,
-  ): Promise<{ readonly opts: RequestOptions; readonly credentials: RequestCredentials }> => {
+  ): Promise<{ readonly headers: OutgoingHttpHeaders; readonly credentials: RequestCredentials }> => {
     const credentials = config.credentials ? await config.credentials.get(signal) : NO_CREDENTIALS;
     const withAuth: OutgoingHttpHeaders = { ...headers, ...impersonation };
     if (credentials.authorization) withAuth['authorization'] = credentials.authorization;
-    return {
-      credentials,
-      opts: {
-        method,
-        protocol: server.protocol,
-        // An IPv6 host is bracketed in a URL, and must not be when given to the resolver.
-        hostname: server.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: server.port,
-        path: basePath + path,
-        headers: withAuth,
-        agent: agents.for(credentials.clientCertificate ?? config.clientCertificate),
-      },
-    };
+    return { headers: withAuth, credentials };
   };
 
   /** Tells the credentials a 401 came, so the next request gets fresh ones. */
@@ -106,31 +105,127 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     if (status === 401) config.credentials?.rejected(credentials);
   };
 
-  const send = (opts: RequestOptions, body: string | undefined, signal: AbortSignal): Promise<Sent> =>
+  /**
+   * One sending over HTTP/1.1. A GET that gets no answer's head within `pingTimeoutMs` on a
+   * kept-alive socket is dropped and goes again on a fresh one: the socket may have died quietly
+   * while pooled, and a GET must not wait out its whole deadline on it.
+   */
+  const sendHttp1 = (
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    cert: ClientCertificate | undefined,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Sent> =>
     new Promise((resolve) => {
-      const req = (secure ? httpsRequest : nodeHttp.request)({ ...opts, signal }, (res) => resolve({ res }));
-      req.on('error', (err) => resolve({ err, reusedSocket: req.reusedSocket }));
+      let quiet: NodeJS.Timeout | undefined;
+      const opts: RequestOptions = {
+        method,
+        protocol: server.protocol,
+        hostname: hostOf(server),
+        port: server.port,
+        path: basePath + path,
+        headers,
+        agent: agents.for(cert),
+        signal,
+      };
+      const req = (secure ? httpsRequest : nodeHttp.request)(opts, (res) => {
+        clearTimeout(quiet);
+        resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } });
+      });
+      const stale = new Error(`no answer within ${o.pingTimeoutMs} ms on a kept-alive connection`);
+      if (isIdempotent(method)) {
+        req.once('socket', () => {
+          if (req.reusedSocket) quiet = setTimeout(() => req.destroy(stale), o.pingTimeoutMs).unref();
+        });
+      }
+      req.on('error', (err) => {
+        clearTimeout(quiet);
+        const again = isIdempotent(method) && (err === stale || isStaleConnection(err, req.reusedSocket));
+        resolve({ err, again });
+      });
       req.end(body);
     });
 
-  /** Resolves at the answer's headers. Each stale socket leaves the pool as it fails, so this ends. */
+  /**
+   * One sending over an HTTP/2 connection. A stream the server refused (REFUSED_STREAM) or one
+   * never opened was not processed, and may go again whatever its method; a GET also goes again
+   * when its connection died under it. A write on a connection found dead fails with a
+   * ConnectionLostError.
+   */
+  const sendHttp2 = (
+    connection: Http2Connection,
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Sent> => {
+    let stream: ReturnType<Http2Connection['request']>;
+    try {
+      stream = connection.request(
+        { ...headers, ':method': method, ':path': basePath + path },
+        body === undefined,
+        signal,
+      );
+    } catch (err) {
+      return Promise.resolve({ err: err as Error, again: !signal.aborted });
+    }
+    if (body !== undefined) stream.end(body);
+    return new Promise((resolve) => {
+      const failed = (err: Error): void => {
+        const refused = stream.rstCode === REFUSED_STREAM;
+        const again = !signal.aborted && (refused || (isIdempotent(method) && !connection.usable));
+        const lost = connection.lost;
+        resolve({
+          err:
+            lost !== undefined && !again && !signal.aborted
+              ? new ConnectionLostError(`${method} ${path}`, lost)
+              : err,
+          again,
+        });
+      };
+      stream.once('response', (head) => {
+        resolve({ res: { status: Number(head[':status']), headers: head, body: stream } });
+      });
+      stream.once('error', failed);
+      stream.once('close', () => failed(new Error(`${method} ${path}: the stream closed before an answer`)));
+    });
+  };
+
+  /** One sending, on HTTP/2 when the server speaks it. */
+  const send = async (
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    cert: ClientCertificate | undefined,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Sent> => {
+    const connection = http2 ? await http2.acquire(cert, signal) : 'http/1.1';
+    return connection === 'http/1.1'
+      ? sendHttp1(method, path, headers, cert, body, signal)
+      : sendHttp2(connection, method, path, headers, body, signal);
+  };
+
+  /** Resolves at the answer's head. Each dead connection leaves the pool as it fails, so this ends. */
   const open = async (
     method: string,
     path: string,
     headers: OutgoingHttpHeaders,
     body: string | undefined,
     signal: AbortSignal,
-  ): Promise<IncomingMessage> => {
-    for (let stale = 0; ; stale++) {
-      const { opts, credentials } = await options(method, path, headers, signal);
-      const sent = await send(opts, body, signal);
+  ): Promise<ServerAnswer> => {
+    for (let retries = 0; ; retries++) {
+      const { headers: withAuth, credentials } = await headersFor(headers, signal);
+      const cert = credentials.clientCertificate ?? config.clientCertificate;
+      const sent = await send(method, path, withAuth, cert, body, signal);
       if ('res' in sent) {
-        answered(sent.res.statusCode ?? 0, credentials);
+        answered(sent.res.status, credentials);
         return sent.res;
       }
-      const again =
-        stale < o.maxRetries && isIdempotent(method) && isStaleConnection(sent.err, sent.reusedSocket);
-      if (!again) throw sent.err;
+      if (!sent.again || retries >= o.maxRetries) throw sent.err;
     }
   };
 
@@ -174,8 +269,8 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
       req.signal,
       async (signal) => {
         const res = await open(req.method, req.path, headers, body, signal);
-        const text = await readBody(res);
-        return { status: res.statusCode ?? 0, headers: res.headers, text };
+        const text = await readBody(res.body);
+        return { status: res.status, headers: res.headers, text };
       },
     );
     release();
@@ -212,23 +307,33 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
       }
     },
 
-    async stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
+    async stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable> {
       const { value: res, release } = await withinTimeout(`GET ${path}`, signal, (bounded) =>
         open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
       );
       // The caller's abort ends the stream until the stream has ended.
-      if (res.destroyed) release();
-      else res.once('close', release);
-      countRestRequest(server.host, 'GET', res.statusCode ?? 0);
-      if (res.statusCode === 200) return res;
-      const text = await readBody(res);
-      throw apiErrorFrom(res.statusCode ?? 0, text, `GET ${path}`);
+      if (res.body.destroyed) release();
+      else res.body.once('close', release);
+      countRestRequest(server.host, 'GET', res.status);
+      if (res.status === 200) return res.body;
+      const text = await readBody(res.body);
+      throw apiErrorFrom(res.status, text, `GET ${path}`);
     },
   };
 }
 
-/** What one sending gave: the answer, or the error and whether it came on a kept-alive socket. */
-type Sent = { readonly res: IncomingMessage } | { readonly err: Error; readonly reusedSocket: boolean };
+/** An answer's head, and its body to read: an HTTP/1.1 response or an HTTP/2 stream. */
+interface ServerAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Readable;
+}
+
+/** What one sending gave: the answer's head, or the error and whether to send it again. */
+type Sent = { readonly res: ServerAnswer } | { readonly err: Error; readonly again: boolean };
+
+/** HTTP/2's REFUSED_STREAM: the server processed nothing of the stream. */
+const REFUSED_STREAM = 7;
 
 /** A whole answer. */
 interface Answer {
@@ -242,11 +347,13 @@ const NO_CREDENTIALS: RequestCredentials = {};
 /**
  * The keep-alive agent for the current client certificate. When an exec plugin hands out a new
  * certificate, the old agent's connections are closed, as client-go's connection rotation does:
- * they would go on authenticating as the old certificate.
+ * they would go on authenticating as the old certificate. A socket idle in the pool for
+ * `idleMs` is closed: the longer one sits unused, the likelier its path has died unnoticed.
  */
 function agentPool(
   config: RestConfig,
   secure: boolean,
+  idleMs: number,
 ): { for(cert: ClientCertificate | undefined): HttpAgent } {
   let agent: HttpAgent | undefined;
   let agentCert: ClientCertificate | undefined;
@@ -265,13 +372,14 @@ function agentPool(
       agent = secure
         ? new HttpsAgent({
             keepAlive: true,
+            timeout: idleMs,
             ...(proxyEnv ? { proxyEnv } : {}),
             ...(config.ca ? { ca: config.ca } : {}),
             ...(cert ? { cert: cert.cert, key: cert.key } : {}),
             ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
             rejectUnauthorized: !config.insecureSkipTlsVerify,
           })
-        : new nodeHttp.Agent({ keepAlive: true, ...(proxyEnv ? { proxyEnv } : {}) });
+        : new nodeHttp.Agent({ keepAlive: true, timeout: idleMs, ...(proxyEnv ? { proxyEnv } : {}) });
       return agent;
     },
   };
@@ -291,7 +399,7 @@ function impersonationHeaders(config: RestConfig): OutgoingHttpHeaders {
   return headers;
 }
 
-async function readBody(res: IncomingMessage): Promise<string> {
+async function readBody(res: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

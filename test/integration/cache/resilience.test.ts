@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
@@ -326,7 +326,7 @@ class ExpiringPagesTransport implements Transport {
     return this.#inner.request<T>(req);
   }
 
-  async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+  async stream(path: string, signal: AbortSignal): Promise<Readable> {
     await this.#beforeList(path);
     return this.#inner.stream(path, signal);
   }

@@ -154,7 +154,6 @@ describe('a stale kept-alive socket', () => {
     await transport.request({ method: 'GET', path: '/first' });
     await new Promise((resolve) => setImmediate(resolve));
     const res = await transport.stream('/api/v1/configmaps?watch=1', new AbortController().signal);
-    assert.equal(res.statusCode, 200);
     res.destroy();
     assert.equal(peer.connections, 2);
   });

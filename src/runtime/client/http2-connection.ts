@@ -1,0 +1,148 @@
+import type { ClientHttp2Session, ClientHttp2Stream, OutgoingHttpHeaders } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+
+/** How a connection is checked for life: see `TransportOptions`. */
+export interface HealthCheck {
+  readonly readIdleTimeoutMs: number;
+  readonly pingTimeoutMs: number;
+}
+
+/**
+ * Streams a connection is assumed to allow before the server's SETTINGS say how many, as Go's
+ * HTTP/2 transport assumes.
+ */
+const ASSUMED_MAX_STREAMS = 100;
+
+/** A request on a connection that has read nothing for this long pings it. */
+const QUIET_BEFORE_PING_MS = 1000;
+
+/**
+ * One HTTP/2 connection to the API server, carrying many requests and watches at once, and
+ * checked for life as Go's HTTP/2 transport does for client-go: when nothing has been read for
+ * `readIdleTimeoutMs` it sends a PING, and a PING unanswered within `pingTimeoutMs` closes the
+ * connection, failing every stream on it at once (a watch too), so that their callers go on over
+ * a fresh one. That is what notices a path that went silent without a reset (a NAT or conntrack
+ * entry dropped, a load balancer failed over), which TCP alone notices only after many minutes.
+ *
+ * Unlike Go, a request sent on a connection that has read nothing for a second pings it too: a
+ * write on a connection that died quietly then fails within about `pingTimeoutMs`, not after the
+ * idle time or its own deadline.
+ */
+export class Http2Connection {
+  readonly #session: ClientHttp2Session;
+  readonly #socket: TLSSocket;
+  readonly #health: HealthCheck;
+  readonly #timer: NodeJS.Timeout;
+  #active = 0;
+  #bytesAtCheck: number;
+  /** The bytes read when a request last looked, and when it looked. */
+  #bytesSeen: number;
+  #seenAt = performance.now();
+  #pinging = false;
+  #settled = false;
+  #draining = false;
+  /** Why the connection was closed as dead, once it was. */
+  #lost: string | undefined;
+
+  constructor(session: ClientHttp2Session, socket: TLSSocket, health: HealthCheck, onClose: () => void) {
+    this.#session = session;
+    this.#socket = socket;
+    this.#health = health;
+    this.#bytesAtCheck = socket.bytesRead;
+    this.#bytesSeen = this.#bytesAtCheck;
+    session.on('error', () => undefined);
+    session.once('remoteSettings', () => (this.#settled = true));
+    session.once('goaway', () => (this.#draining = true));
+    session.once('close', () => {
+      clearInterval(this.#timer);
+      onClose();
+    });
+    // Checking at half the idle time pings at most `readIdleTimeoutMs` after the last read.
+    this.#timer = setInterval(() => this.#check(), Math.max(1, health.readIdleTimeoutMs / 2)).unref();
+    // An idle connection must not keep the process alive; a request does, while it lasts.
+    session.unref();
+  }
+
+  /** Whether new requests may go on this connection. */
+  get usable(): boolean {
+    return !this.#draining && this.#lost === undefined && !this.#session.closed && !this.#session.destroyed;
+  }
+
+  /**
+   * Takes one of the streams the server allows at once (its SETTINGS_MAX_CONCURRENT_STREAMS) for
+   * a request about to be sent, or says there is none. Taken before the request is made, so that
+   * requests acquiring at once cannot all count the same free stream.
+   */
+  reserve(): boolean {
+    const max = this.#settled ? this.#session.remoteSettings.maxConcurrentStreams : ASSUMED_MAX_STREAMS;
+    if (!this.usable || this.#active >= (max ?? ASSUMED_MAX_STREAMS)) return false;
+    if (this.#active++ === 0) this.#session.ref();
+    return true;
+  }
+
+  /** Why it was closed as dead, if it was. */
+  get lost(): string | undefined {
+    return this.#lost;
+  }
+
+  /**
+   * Opens a stream for one request, on a stream {@link reserve}d for it. Throws when the
+   * connection no longer takes requests (the request was then never sent).
+   */
+  request(headers: OutgoingHttpHeaders, endStream: boolean, signal: AbortSignal): ClientHttp2Stream {
+    const read = this.#socket.bytesRead;
+    const now = performance.now();
+    if (read !== this.#bytesSeen) {
+      this.#bytesSeen = read;
+      this.#seenAt = now;
+    } else if (now - this.#seenAt >= QUIET_BEFORE_PING_MS) this.#ping();
+    let stream: ClientHttp2Stream;
+    try {
+      stream = this.#session.request(headers, { endStream, signal });
+    } catch (err) {
+      this.#release();
+      throw err;
+    }
+    stream.once('close', () => this.#release());
+    return stream;
+  }
+
+  #release(): void {
+    if (--this.#active === 0 && !this.#session.destroyed) this.#session.unref();
+  }
+
+  /** Closes it at once, failing what is on it. */
+  destroy(): void {
+    this.#session.destroy();
+  }
+
+  #check(): void {
+    const read = this.#socket.bytesRead;
+    if (read === this.#bytesAtCheck) this.#ping();
+    this.#bytesAtCheck = read;
+  }
+
+  #ping(): void {
+    if (this.#pinging || !this.usable) return;
+    this.#pinging = true;
+    const timeout = setTimeout(
+      () => this.#lose(`no answer to a health-check ping within ${this.#health.pingTimeoutMs} ms`),
+      this.#health.pingTimeoutMs,
+    ).unref();
+    const sent = this.#session.ping((err) => {
+      clearTimeout(timeout);
+      this.#pinging = false;
+      if (err) this.#lose(`its health-check ping failed: ${err.message}`);
+    });
+    if (!sent) {
+      clearTimeout(timeout);
+      this.#pinging = false;
+    }
+  }
+
+  #lose(why: string): void {
+    if (this.#lost !== undefined || this.#session.destroyed) return;
+    this.#lost = why;
+    this.#session.destroy(new Error(`connection lost: ${why}`));
+  }
+}
