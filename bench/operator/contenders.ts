@@ -59,6 +59,13 @@ export function contenders(
       runsUntilStopped: true,
     },
     {
+      // The same bundle with the transport kept on HTTP/1.1: the transport before HTTP/2.
+      name: 'tsoperator-http1',
+      command: process.execPath,
+      args: () => [...process.execArgv, ...nodeFlags, operatorBundle, '--concurrency', workers, '--http1'],
+      runsUntilStopped: true,
+    },
+    {
       name: 'tsoperator-npm-start',
       command: process.execPath,
       args: node('webapp-operator.ts', () => []),
