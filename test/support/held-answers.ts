@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { RestRequest, Transport } from '../../src/runtime/client/transport.ts';
 
 /** One held request: what it was, and the means to let its answer through. */
@@ -59,7 +59,7 @@ export class HeldAnswerTransport implements Transport {
     return result.value;
   }
 
-  stream(path: string, signal: AbortSignal, accept?: string): Promise<IncomingMessage> {
+  stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable> {
     return this.#inner.stream(path, signal, accept);
   }
 }

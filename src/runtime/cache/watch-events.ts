@@ -15,11 +15,21 @@ export interface WatchEvent {
  */
 export async function* watchEvents(res: Readable): AsyncGenerator<WatchEvent> {
   const lines = new LineSplitter();
-  for await (const chunk of res) {
-    for (const line of lines.push(chunk as Buffer)) {
-      const text = line.toString('utf8');
-      if (text.trim() !== '') yield JSON.parse(text) as WatchEvent;
+  try {
+    for await (const chunk of res) {
+      for (const line of lines.push(chunk as Buffer)) {
+        const text = line.toString('utf8');
+        if (text.trim() !== '') yield JSON.parse(text) as WatchEvent;
+      }
     }
+  } catch (err) {
+    // A stream closed without an error of its own: an HTTP/2 stream whose connection went away.
+    if ((err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new Error(CLOSED_EARLY, { cause: err });
+    }
+    throw err;
   }
-  if (!res.readableEnded) throw new Error('The watch connection closed before the response ended');
+  if (!res.readableEnded) throw new Error(CLOSED_EARLY);
 }
+
+const CLOSED_EARLY = 'The watch connection closed before the response ended';
