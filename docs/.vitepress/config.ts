@@ -7,6 +7,8 @@ import type { DefaultTheme, UserConfig } from 'vitepress';
 type SidebarLink = DefaultTheme.SidebarItem & { text: string; link: string };
 
 const referenceFolder: string = join(import.meta.dirname, '..', 'reference');
+/** Written by `node scripts/gen-docs-api.ts` when the book is built; git ignores it. */
+const runtimeApiFolder: string = join(referenceFolder, 'runtime-api');
 
 /** A page's title: its first `# ` heading, else its file name. */
 function pageTitle(file: string): string {
@@ -31,6 +33,22 @@ function referenceLinks(): SidebarLink[] {
 }
 
 /** The guide's pages in reading order: each one's "Read next" leads to the one after it. */
+/**
+ * The Runtime API: its index of every export, then one page per concept of the runtime, as the
+ * generator wrote them. Absent (no entry) until it has run, as for the other reference pages.
+ */
+function runtimeApi(): DefaultTheme.SidebarItem | undefined {
+  if (!existsSync(join(runtimeApiFolder, 'index.md'))) return undefined;
+  const concepts: SidebarLink[] = readdirSync(runtimeApiFolder)
+    .filter((name: string): boolean => name.endsWith('.md') && name !== 'index.md')
+    .sort()
+    .map((name: string): SidebarLink => ({
+      text: basename(name, '.md'),
+      link: `/reference/runtime-api/${basename(name, '.md')}`,
+    }));
+  return { text: 'Runtime API', link: '/reference/runtime-api/', collapsed: true, items: concepts };
+}
+
 const GUIDE: readonly SidebarLink[] = [
   { text: 'Quick start', link: '/guide/quick-start' },
   { text: 'Commands at a glance', link: '/guide/commands' },
@@ -60,7 +78,9 @@ function sidebar(): DefaultTheme.SidebarItem[] {
     { text: 'Guide', items: [...GUIDE] },
     { text: 'Contributing', items: [...CONTRIBUTING] },
   ];
-  const reference: SidebarLink[] = referenceLinks();
+  const reference: DefaultTheme.SidebarItem[] = [...referenceLinks()];
+  const api: DefaultTheme.SidebarItem | undefined = runtimeApi();
+  if (api) reference.push(api);
   if (reference.length > 0) sections.splice(1, 0, { text: 'Reference', items: reference });
   return sections;
 }

@@ -39,6 +39,8 @@ describe('the book', () => {
   it('builds, and every page opens in Chromium with no HTTP error, broken link, missing include or console error', async (t: TestContext) => {
     // First, so that a machine without the browser fails at once, saying what to install.
     assertChromiumInstalled();
+    // As `npm run docs:build`: the Runtime API pages first, from src/runtime's doc comments.
+    await execa(process.execPath, [join(checkout, 'scripts', 'gen-docs-api.ts')], { cwd: checkout });
     await execa(join(checkout, 'node_modules', '.bin', 'vitepress'), ['build', 'docs'], { cwd: checkout });
     const pages: string[] = await builtPages();
     await using server = await serveFolder(site);
@@ -72,6 +74,10 @@ describe('the book', () => {
     assert.ok(
       pages.includes('/') && pages.includes('/guide/quick-start.html'),
       `the home page and the quick start were built: ${pages.join(', ')}`,
+    );
+    assert.ok(
+      pages.includes('/reference/runtime-api/') && pages.includes('/reference/runtime-api/client.html'),
+      `the Runtime API's index and its pages were built: ${pages.join(', ')}`,
     );
   });
 });

@@ -38,6 +38,7 @@ import { defineKind, kindRegistry } from './kind.ts';
 // CustomResourceDefinition, served by the apiextensions server.
 const builtin = { strategicMerge: true } as const;
 
+/** `v1` Pod, namespaced. */
 export const PodKind = defineKind<V1Pod>({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -45,6 +46,7 @@ export const PodKind = defineKind<V1Pod>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Service, namespaced. */
 export const ServiceKind = defineKind<V1Service>({
   apiVersion: 'v1',
   kind: 'Service',
@@ -52,6 +54,7 @@ export const ServiceKind = defineKind<V1Service>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` ConfigMap, namespaced. */
 export const ConfigMapKind = defineKind<V1ConfigMap>({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -59,6 +62,7 @@ export const ConfigMapKind = defineKind<V1ConfigMap>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Secret, namespaced. */
 export const SecretKind = defineKind<V1Secret>({
   apiVersion: 'v1',
   kind: 'Secret',
@@ -66,6 +70,7 @@ export const SecretKind = defineKind<V1Secret>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` ServiceAccount, namespaced. */
 export const ServiceAccountKind = defineKind<V1ServiceAccount>({
   apiVersion: 'v1',
   kind: 'ServiceAccount',
@@ -73,6 +78,7 @@ export const ServiceAccountKind = defineKind<V1ServiceAccount>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Namespace, cluster-scoped. */
 export const NamespaceKind = defineKind<V1Namespace>({
   apiVersion: 'v1',
   kind: 'Namespace',
@@ -80,6 +86,7 @@ export const NamespaceKind = defineKind<V1Namespace>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` Node, cluster-scoped. */
 export const NodeKind = defineKind<V1Node>({
   apiVersion: 'v1',
   kind: 'Node',
@@ -87,6 +94,7 @@ export const NodeKind = defineKind<V1Node>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` PersistentVolume, cluster-scoped. */
 export const PersistentVolumeKind = defineKind<V1PersistentVolume>({
   apiVersion: 'v1',
   kind: 'PersistentVolume',
@@ -94,6 +102,7 @@ export const PersistentVolumeKind = defineKind<V1PersistentVolume>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` PersistentVolumeClaim, namespaced. */
 export const PersistentVolumeClaimKind = defineKind<V1PersistentVolumeClaim>({
   apiVersion: 'v1',
   kind: 'PersistentVolumeClaim',
@@ -109,6 +118,7 @@ export const CoreEventKind = defineKind<CoreV1Event>({
   namespaced: true,
   ...builtin,
 });
+/** `events.k8s.io/v1` Event, namespaced. */
 export const EventKind = defineKind<EventsV1Event>({
   apiVersion: 'events.k8s.io/v1',
   kind: 'Event',
@@ -116,6 +126,7 @@ export const EventKind = defineKind<EventsV1Event>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` Deployment, namespaced. */
 export const DeploymentKind = defineKind<V1Deployment>({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
@@ -123,6 +134,7 @@ export const DeploymentKind = defineKind<V1Deployment>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` StatefulSet, namespaced. */
 export const StatefulSetKind = defineKind<V1StatefulSet>({
   apiVersion: 'apps/v1',
   kind: 'StatefulSet',
@@ -130,6 +142,7 @@ export const StatefulSetKind = defineKind<V1StatefulSet>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` DaemonSet, namespaced. */
 export const DaemonSetKind = defineKind<V1DaemonSet>({
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
@@ -137,6 +150,7 @@ export const DaemonSetKind = defineKind<V1DaemonSet>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` ReplicaSet, namespaced. */
 export const ReplicaSetKind = defineKind<V1ReplicaSet>({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
@@ -144,6 +158,7 @@ export const ReplicaSetKind = defineKind<V1ReplicaSet>({
   namespaced: true,
   ...builtin,
 });
+/** `batch/v1` Job, namespaced. */
 export const JobKind = defineKind<V1Job>({
   apiVersion: 'batch/v1',
   kind: 'Job',
@@ -151,6 +166,7 @@ export const JobKind = defineKind<V1Job>({
   namespaced: true,
   ...builtin,
 });
+/** `batch/v1` CronJob, namespaced. */
 export const CronJobKind = defineKind<V1CronJob>({
   apiVersion: 'batch/v1',
   kind: 'CronJob',
@@ -158,6 +174,7 @@ export const CronJobKind = defineKind<V1CronJob>({
   namespaced: true,
   ...builtin,
 });
+/** `networking.k8s.io/v1` Ingress, namespaced. */
 export const IngressKind = defineKind<V1Ingress>({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'Ingress',
@@ -165,6 +182,7 @@ export const IngressKind = defineKind<V1Ingress>({
   namespaced: true,
   ...builtin,
 });
+/** `networking.k8s.io/v1` NetworkPolicy, namespaced. */
 export const NetworkPolicyKind = defineKind<V1NetworkPolicy>({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'NetworkPolicy',
@@ -172,6 +190,7 @@ export const NetworkPolicyKind = defineKind<V1NetworkPolicy>({
   namespaced: true,
   ...builtin,
 });
+/** `discovery.k8s.io/v1` EndpointSlice, namespaced. */
 export const EndpointSliceKind = defineKind<V1EndpointSlice>({
   apiVersion: 'discovery.k8s.io/v1',
   kind: 'EndpointSlice',
@@ -179,6 +198,7 @@ export const EndpointSliceKind = defineKind<V1EndpointSlice>({
   namespaced: true,
   ...builtin,
 });
+/** `autoscaling/v1` HorizontalPodAutoscaler, namespaced. */
 export const HorizontalPodAutoscalerKind = defineKind<V1HorizontalPodAutoscaler>({
   apiVersion: 'autoscaling/v1',
   kind: 'HorizontalPodAutoscaler',
@@ -186,6 +206,7 @@ export const HorizontalPodAutoscalerKind = defineKind<V1HorizontalPodAutoscaler>
   namespaced: true,
   ...builtin,
 });
+/** `policy/v1` PodDisruptionBudget, namespaced. */
 export const PodDisruptionBudgetKind = defineKind<V1PodDisruptionBudget>({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
@@ -193,6 +214,7 @@ export const PodDisruptionBudgetKind = defineKind<V1PodDisruptionBudget>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` Role, namespaced. */
 export const RoleKind = defineKind<V1Role>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'Role',
@@ -200,6 +222,7 @@ export const RoleKind = defineKind<V1Role>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` RoleBinding, namespaced. */
 export const RoleBindingKind = defineKind<V1RoleBinding>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'RoleBinding',
@@ -207,6 +230,7 @@ export const RoleBindingKind = defineKind<V1RoleBinding>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` ClusterRole, cluster-scoped. */
 export const ClusterRoleKind = defineKind<V1ClusterRole>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'ClusterRole',
@@ -214,6 +238,7 @@ export const ClusterRoleKind = defineKind<V1ClusterRole>({
   namespaced: false,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` ClusterRoleBinding, cluster-scoped. */
 export const ClusterRoleBindingKind = defineKind<V1ClusterRoleBinding>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'ClusterRoleBinding',
@@ -221,6 +246,7 @@ export const ClusterRoleBindingKind = defineKind<V1ClusterRoleBinding>({
   namespaced: false,
   ...builtin,
 });
+/** `coordination.k8s.io/v1` Lease, namespaced. */
 export const LeaseKind = defineKind<V1Lease>({
   apiVersion: 'coordination.k8s.io/v1',
   kind: 'Lease',
@@ -228,6 +254,7 @@ export const LeaseKind = defineKind<V1Lease>({
   namespaced: true,
   ...builtin,
 });
+/** `admissionregistration.k8s.io/v1` MutatingWebhookConfiguration, cluster-scoped. */
 export const MutatingWebhookConfigurationKind = defineKind<V1MutatingWebhookConfiguration>({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingWebhookConfiguration',
@@ -235,6 +262,7 @@ export const MutatingWebhookConfigurationKind = defineKind<V1MutatingWebhookConf
   namespaced: false,
   ...builtin,
 });
+/** `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, cluster-scoped. */
 export const ValidatingWebhookConfigurationKind = defineKind<V1ValidatingWebhookConfiguration>({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
@@ -242,7 +270,10 @@ export const ValidatingWebhookConfigurationKind = defineKind<V1ValidatingWebhook
   namespaced: false,
   ...builtin,
 });
-/** CRDs are served by the apiextensions server, which takes no strategic merge patches. */
+/**
+ * `apiextensions.k8s.io/v1` CustomResourceDefinition, cluster-scoped. The apiextensions server
+ * serves it, and takes no strategic merge patches.
+ */
 export const CustomResourceDefinitionKind = defineKind<V1CustomResourceDefinition>({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
