@@ -142,6 +142,7 @@ export { Manager } from './manager/manager.ts';
 /** Why `start` rejected: the lease was lost, the caches did not sync in time, the drain outlived its timeout. */
 export { LeaderElectionLostError } from './leader/leader-election-lost-error.ts';
 export { CacheSyncTimeoutError } from './manager/cache-sync-timeout-error.ts';
+export { ApiServerUnreachableError } from './manager/api-server-unreachable-error.ts';
 export { GracefulShutdownTimeoutError } from './manager/controller-group.ts';
 export { type ManagerOptions } from './manager/manager-options.ts';
 /** Sharded controllers across replicas: shard Leases, a hash ring, the sharder's labels, or the API server's shard selector. */

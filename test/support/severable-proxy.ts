@@ -41,11 +41,11 @@ export class SeverableProxy {
     this.#server = server;
   }
 
-  /** Starts a proxy to the server of `url`. */
-  static async start(url: string, termination?: TlsTermination): Promise<SeverableProxy> {
+  /** Starts a proxy to the server of `url`, on `port` (default: a free one). */
+  static async start(url: string, termination?: TlsTermination, port = 0): Promise<SeverableProxy> {
     const target = new URL(url);
     const host = target.hostname;
-    const port = Number(target.port);
+    const targetPort = Number(target.port);
     const server = termination
       ? createTlsServer({
           cert: termination.serving.cert,
@@ -58,13 +58,18 @@ export class SeverableProxy {
       server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
         proxy.negotiated.push(socket.alpnProtocol || 'none');
         proxy.#accept(socket, () =>
-          tlsConnect({ host, port, ...termination.upstream, ALPNProtocols: [...termination.alpnProtocols] }),
+          tlsConnect({
+            host,
+            port: targetPort,
+            ...termination.upstream,
+            ALPNProtocols: [...termination.alpnProtocols],
+          }),
         );
       });
     } else {
-      server.on('connection', (socket: Socket) => proxy.#accept(socket, () => connect(port, host)));
+      server.on('connection', (socket: Socket) => proxy.#accept(socket, () => connect(targetPort, host)));
     }
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     return proxy;
   }
 
