@@ -1,16 +1,17 @@
 import { spawn, type ChildProcessByStdio, type SpawnOptions } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Reaper } from '../../src/envtest/process.ts';
+
+/** The process groups this test process leads and has not seen end. */
+const groups = new Set<number>();
 
 /**
- * The process groups this test process leads and has not seen end. Should the test process exit
- * with some still running (a failed assertion, a timeout), they are killed on the way out: a
- * control plane among them is then stopped by its own reaper, which watches its parent.
+ * Kills the groups still running should this test process die (a failed assertion that exits, a
+ * Ctrl-C, a SIGKILL): a watchdog process that outlives it, the one the control plane uses. A
+ * control plane a group runs is stopped by the group's SIGTERM, or else by its own reaper.
  */
-const groups = new Set<number>();
-process.on('exit', () => {
-  for (const group of groups) signal(group, 'SIGKILL');
-});
+let reaper: Reaper | undefined;
 
 /**
  * Spawns `command` as the leader of a new process group, as a shell starts a job: a signal sent to
@@ -22,8 +23,13 @@ export function spawnGroup(
   args: readonly string[],
   options: Pick<SpawnOptions, 'cwd' | 'env'>,
 ): ChildProcessByStdio<null, Readable, Readable> {
+  // Up before the first group is, so that no group runs unwatched while the watchdog starts.
+  reaper ??= new Reaper();
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (child.pid !== undefined) groups.add(child.pid);
+  if (child.pid !== undefined) {
+    groups.add(child.pid);
+    reaper.watchProcess(child.pid);
+  }
   return child;
 }
 
@@ -35,6 +41,7 @@ export function groupAlive(group: number): boolean {
   if (!groups.has(group)) return false;
   if (!signalZero(group)) {
     groups.delete(group);
+    reaper?.forgetProcess(group);
     return false;
   }
   return true;

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { isAlive } from '../../../src/envtest/process-alive.ts';
 import { runBookPages } from '../../support/book-run.ts';
+import { eventually, eventuallyTrue } from '../../support/eventually.ts';
 
 const fence = (code: string, directive?: string): string =>
   `${directive ? `<!-- book: ${directive} -->\n\n` : ''}\`\`\`sh\n${code}\n\`\`\`\n`;
@@ -86,6 +90,28 @@ describe('running a page of the book', () => {
     );
     await runBookPages([file], { stopGraceMs: 500 });
     assert.equal(isAlive(Number(await readFile(pidFile, 'utf8'))), false, 'its child is gone');
+  });
+
+  it('leaves no background block behind when the test process itself is killed', async () => {
+    const pidFile = join(evidence, 'orphan.pid');
+    const file = await page(
+      fence(`echo $$ > ${pidFile}\necho up\nsleep 600`, 'background until "up"'),
+      fence('sleep 600'),
+    );
+    const run = `const { runBookPages } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../support/book-run.ts')).href)});
+      await runBookPages([${JSON.stringify(file)}]);`;
+    const runner = spawn(process.execPath, ['--input-type=module', '--eval', run], { stdio: 'ignore' });
+    // Read once written whole: the shell creates the file before it writes the number.
+    const background = await eventually(
+      async () => {
+        const text = existsSync(pidFile) ? await readFile(pidFile, 'utf8') : '';
+        return text.endsWith('\n') ? Number(text) : undefined;
+      },
+      'the background block to start',
+      30_000,
+    );
+    runner.kill('SIGKILL');
+    await eventuallyTrue(() => !isAlive(background), 'the reaper to end the background block', 15_000);
   });
 
   it('fails when a background block ends before printing its line, showing its output', async () => {
