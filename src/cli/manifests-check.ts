@@ -2,6 +2,9 @@ import { TsoperatorError } from '../errors.ts';
 import type { BaselineRequest } from '../gen/compat/index.ts';
 import type { ManifestChange } from '../gen/manifest-sync.ts';
 import type { ManifestFile } from '../gen/manifest-generator.ts';
+import type { SchemaSites } from '../gen/crd/schema-site.ts';
+import type { ServerTarget } from '../gen/server-check/check-on-server.ts';
+import { DiagnosticsError } from '../markers/index.ts';
 
 export interface ManifestsCheckOptions {
   readonly root: string;
@@ -11,6 +14,8 @@ export interface ManifestsCheckOptions {
   readonly baseline: BaselineRequest;
   readonly configPath?: string;
   readonly format: 'text' | 'json';
+  /** `--server-dry-run`: the API server to ask, and where each CRD's schema came from. */
+  readonly server?: { readonly target: ServerTarget; readonly schemaSites: ReadonlyMap<string, SchemaSites> };
 }
 
 /**
@@ -40,8 +45,17 @@ export async function runManifestsCheck(options: ManifestsCheckOptions): Promise
   }
   const note = compat.skippedNote(result);
   if (note) process.stderr.write(note);
-  const problems = [staleManifestsError(options.changes), compat.incompatibleError(result)].filter(
-    (error) => error !== undefined,
-  );
+  const problems = [
+    staleManifestsError(options.changes),
+    compat.incompatibleError(result),
+    await serverRefusals(options),
+  ].filter((error) => error !== undefined);
   if (problems.length > 0) throw new TsoperatorError(problems.map((error) => error.message).join('\n'));
+}
+
+async function serverRefusals(options: ManifestsCheckOptions): Promise<Error | undefined> {
+  if (options.server === undefined) return undefined;
+  const { checkOnServer } = await import('../gen/server-check/check-on-server.ts');
+  const refused = await checkOnServer({ files: options.files, ...options.server });
+  return refused.length > 0 ? new DiagnosticsError(refused) : undefined;
 }

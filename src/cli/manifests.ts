@@ -1,11 +1,15 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { SchemaSites } from '../gen/crd/schema-site.ts';
+import type { ServerTarget } from '../gen/server-check/check-on-server.ts';
 import { resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
 import { baselineRequest, reportFormat, type CompatibilityFlags } from './compatibility-flags.ts';
 
 interface ManifestsFlags extends CompatibilityFlags {
   dryRun: boolean;
   output?: string;
   maxDescLen?: number;
+  serverDryRun?: string | true;
 }
 
 /** `tsoperator manifests`: CRDs (and RBAC, webhook configuration) from the project's types and markers. */
@@ -40,19 +44,26 @@ export function registerManifestsCommand(program: Command): void {
       'with --check: crdify-format config of the compatibility checks (default: crdify.yaml, if present)',
     )
     .option('--format <format>', 'with --check: report as text, or as json on stdout', 'text')
+    .option(
+      '--server-dry-run [target]',
+      'with --check: have an API server dry-run every CRD and webhook configuration, and fail at the marker of what it refuses; target: envtest (a control plane started from the envtest binaries, the default) or cluster (the current kubeconfig)',
+    )
     .action(async (flags: ManifestsFlags) => {
       const baseline = baselineRequest(flags);
+      const serverDryRun = serverTarget(flags);
       const format = reportFormat(flags);
       // Loaded on use: the generators bring the TypeScript compiler, which other commands never need.
       const { compareManifests, writeManifests } = await import('../gen/manifest-sync.ts');
       const { generateManifests } = await import('../gen/manifests.ts');
       const root = process.cwd();
       const target = resolve(root, flags.output ?? '.');
-      const files = generateManifests({ root, maxDescLen: flags.maxDescLen });
+      const schemaSites = new Map<string, SchemaSites>();
+      const files = generateManifests({ root, maxDescLen: flags.maxDescLen, schemaSites });
       if (flags.check) {
         const { runManifestsCheck } = await import('./manifests-check.ts');
         const changes = compareManifests(target, files);
-        await runManifestsCheck({ root, files, changes, baseline, format, ...configPath(flags) });
+        const server = serverDryRun === undefined ? {} : { server: { target: serverDryRun, schemaSites } };
+        await runManifestsCheck({ root, files, changes, baseline, format, ...server, ...configPath(flags) });
         return;
       }
       if (flags.dryRun) {
@@ -66,6 +77,15 @@ export function registerManifestsCommand(program: Command): void {
           process.stdout.write(`${change.status === 'create' ? 'created' : 'updated'} ${change.path}\n`);
       }
     });
+}
+
+function serverTarget(flags: ManifestsFlags): ServerTarget | undefined {
+  const value = flags.serverDryRun;
+  if (value === undefined) return undefined;
+  if (!flags.check) throw new UsageError('--server-dry-run checks the manifests: use it with --check');
+  if (value === true || value === 'envtest') return 'envtest';
+  if (value === 'cluster') return 'cluster';
+  throw new UsageError(`--server-dry-run takes envtest or cluster, not ${JSON.stringify(value)}`);
 }
 
 function configPath(flags: ManifestsFlags): { configPath?: string } {

@@ -1,4 +1,5 @@
 import type { DiagnosticList, MarkerDefinition, MarkerRegistry } from '../markers/index.ts';
+import type { SchemaSites } from './crd/schema-site.ts';
 
 /** A file a generator writes, relative to the project root, with its full content. */
 export interface ManifestFile {
@@ -15,6 +16,11 @@ export interface GeneratorContext {
   readonly generatorVersion: string;
   /** The longest description a CRD schema keeps, in bytes (controller-gen's `crd:maxDescLen`). Default: no limit. */
   readonly maxDescLen?: number | undefined;
+  /**
+   * When given, the CRD generator records here, by `<crd name>/<version>`, where each schema node
+   * came from, so that what the API server later refuses is reported at its marker.
+   */
+  readonly schemaSites?: Map<string, SchemaSites> | undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PROJECT_FILE, parseProjectFile } from '../project/project-file.ts';
 import { tsoperatorVersion } from '../version.ts';
 import { crdManifestGenerator } from './crd/index.ts';
+import type { SchemaSites } from './crd/schema-site.ts';
 import type { ManifestFile, ManifestGenerator } from './manifest-generator.ts';
 import { rbacManifestGenerator } from './rbac/index.ts';
 import { webhookManifestGenerator } from './webhook/index.ts';
@@ -41,6 +42,8 @@ export interface GenerateManifestsOptions {
    * `crd.maxDescLen` setting, else no limit.
    */
   readonly maxDescLen?: number | undefined;
+  /** Filled, when given, with each CRD version's source map (see `GeneratorContext.schemaSites`). */
+  readonly schemaSites?: Map<string, SchemaSites> | undefined;
 }
 
 /**
@@ -58,6 +61,7 @@ export function generateManifests(options: GenerateManifestsOptions): ManifestFi
     diagnostics: new DiagnosticList(),
     generatorVersion: options.generatorVersion ?? `v${tsoperatorVersion()}`,
     maxDescLen: options.maxDescLen ?? projectMaxDescLen(options.root),
+    schemaSites: options.schemaSites,
   };
   const files = generators.flatMap((generator) => generator.generate(context));
   context.diagnostics.throwIfErrors();

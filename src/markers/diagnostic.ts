@@ -35,6 +35,7 @@ export const DiagnosticCodes = {
   invalidCrd: 'TSOP3001',
   missingGroupVersion: 'TSOP3002',
   largeCrd: 'TSOP3003',
+  serverRefused: 'TSOP3004',
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];
@@ -73,6 +74,8 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
     'A kind in a folder without a `+groupName` marker: add a `groupversion-info.ts` there with `// +groupName=<group>` at its top.',
   TSOP3003:
     'A warning: a CRD too large for how it is applied. Past 256 KiB of JSON a client-side `kubectl apply -f` refuses it (it copies the object into its last-applied annotation); within 10 % of 1.5 MiB etcd is about to refuse storing it. Apply it server-side, or shorten its descriptions with `crd.maxDescLen`.',
+  TSOP3004:
+    "`manifests --check --server-dry-run`: the API server refused a CRD or webhook configuration in a dry run (a schema that is not structural, a CEL rule that does not compile or exceeds the cost budget, a default that does not validate). The message is the API server's own, placed at the marker that wrote the refused field.",
 };
 
 /** Renders a diagnostic the way `tsc` renders its own: `file.ts:12:5 - error TSOP1002: message`. */

@@ -5,6 +5,7 @@ import { compareBytes } from '../byte-order.ts';
 import { applyCrdMarker } from './crd-marker-rules.ts';
 import type { CrdVersion, CustomResourceDefinition } from './custom-resource-definition.ts';
 import type { JSONSchemaProps } from './json-schema-props.ts';
+import type { SchemaSites } from './schema-site.ts';
 
 /** One version of a kind: its flattened root schema and the markers on its declaration. */
 export interface KindVersion {
@@ -12,6 +13,8 @@ export interface KindVersion {
   readonly schema: JSONSchemaProps;
   readonly markers: MarkerSet;
   readonly location: SourceLocation;
+  /** Where each node of `schema` came from. */
+  readonly sites: SchemaSites;
 }
 
 /** The annotation that says which tool and version wrote a CRD (controller-gen writes its own). */

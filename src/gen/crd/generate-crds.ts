@@ -28,6 +28,8 @@ export interface CrdGeneratorOptions {
   readonly generatorVersion: string;
   /** The longest description a schema keeps, in bytes (controller-gen's `crd:maxDescLen`). Default: no limit. */
   readonly maxDescLen?: number | undefined;
+  /** Filled, when given, with the source map of each CRD version, by `<crd name>/<version>`. */
+  readonly schemaSites?: Map<string, SchemaSites> | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export function generateCrds(options: CrdGeneratorOptions): CustomResourceDefini
     const crd = buildCrd(group, kind, versions, options.generatorVersion, options.diagnostics);
     const at = versions[0]?.location;
     if (crd && at) checkCrdSize(crd, at, options.diagnostics);
+    if (crd) for (const v of versions) options.schemaSites?.set(`${crd.metadata.name}/${v.version}`, v.sites);
     return crd ?? [];
   });
 }
@@ -81,10 +84,12 @@ function kindVersion(
   const flattened = flattenSchema(formatter.namedSchema(named.id), resolve, conflict);
   const rooted = withRootFields(flattened);
   const schema = finalizeSchema(maxDescLen === undefined ? rooted : truncateDescriptions(rooted, maxDescLen));
-  checkMarkerValues(schema, new SchemaSites(types, named.id), diagnostics);
+  const sites = new SchemaSites(types, named.id);
+  checkMarkerValues(schema, sites, diagnostics);
   return {
     version: folder.version,
     schema,
+    sites,
     markers: named.markers,
     location: named.location,
   };
