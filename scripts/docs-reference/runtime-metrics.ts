@@ -3,6 +3,7 @@ import { reportSkippedObject } from '../../src/runtime/cache/skipped-object.ts';
 import { PodKind } from '../../src/runtime/client/kinds.ts';
 import { countRestRequest } from '../../src/runtime/client/rest-client-metrics.ts';
 import { controllerMetrics } from '../../src/runtime/controller/controller-metrics.ts';
+import { countDroppedEvent } from '../../src/runtime/events/dropped-events.ts';
 // Registers leader_election_master_status in metricsRegistry when loaded, as in an operator.
 import '../../src/runtime/leader/leader-metrics.ts';
 import { silentLogger } from '../../src/runtime/log/logger.ts';
@@ -23,8 +24,9 @@ export interface MetricEntry {
 /**
  * The runtime's shared registry, holding every metric the runtime registers in an operator, each
  * made by the code that makes it there. This process is fresh, so the registry holds nothing else.
- * Most metrics are registered on first use; the REST client's and the informer's counter are made
- * only by their first count, so one count is recorded (the page shows no values).
+ * Most metrics are registered on first use; the REST client's, the informer's and the event
+ * recorder's counters are made only by their first count, so one count is recorded (the page
+ * shows no values).
  */
 export function registerRuntimeMetrics(): Registry {
   controllerMetrics(metricsRegistry);
@@ -38,6 +40,7 @@ export function registerRuntimeMetrics(): Registry {
   workqueue.workDuration('docs').observe(0);
   countRestRequest('docs', 'GET', 200);
   reportSkippedObject(silentLogger, PodKind, {}, 'transform', new Error('docs'));
+  countDroppedEvent('docs', 'queue_full');
   return metricsRegistry;
 }
 

@@ -36,7 +36,9 @@ export class HeldAnswerTransport implements Transport {
     return this.held;
   }
 
+  /** Lets every held answer through, and holds no more. */
   releaseAll(): void {
+    this.#rules.length = 0;
     for (const held of this.held) held.release();
   }
 

@@ -1,15 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { EventsV1Event, V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { EventKind } from '../../../src/runtime/client/kinds.ts';
+import { transportFor, type RestRequest } from '../../../src/runtime/client/transport.ts';
+import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { HeldAnswerTransport } from '../../support/held-answers.ts';
 import { ApiEventRecorder } from '../../../src/runtime/events/api-event-recorder.ts';
 import type { EventRecorderOptions } from '../../../src/runtime/events/event-recorder-options.ts';
 
 const MINUTE = 60_000;
+
+// A full collection on demand, to see whether the recorder still holds objects it was given.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 describe('ApiEventRecorder on the API server', () => {
   let env: Environment;
@@ -168,4 +178,93 @@ describe('ApiEventRecorder on the API server', () => {
       [['Namespace', 'namespace adopted']],
     );
   });
+
+  /** A recorder writing through a transport that holds back the answers of event creates. */
+  const heldRecorder = (
+    clock: FakeClock,
+    options: Partial<EventRecorderOptions> = {},
+  ): { events: ApiEventRecorder; held: HeldAnswerTransport } => {
+    const held = new HeldAnswerTransport(transportFor(env.kubeConfig));
+    return { events: recorder(clock, { client: newClient({ transport: held }), ...options }), held };
+  };
+  const isEventCreate = (req: RestRequest): boolean => req.method === 'POST' && req.path.includes('/events');
+
+  it('writes an event while an earlier one still waits for its answer', async () => {
+    const cm = await subject();
+    const namespace = cm.metadata?.namespace ?? '';
+    const other = await client.create<V1ConfigMap>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'other', namespace },
+    });
+    const { events, held } = heldRecorder(new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0)));
+    held.hold(isEventCreate);
+    events.event(cm, 'Normal', 'First', 'Reconcile', 'first');
+    const [first] = await held.heldCount(1);
+    await first?.answered;
+    events.event(other, 'Normal', 'Second', 'Reconcile', 'second');
+    try {
+      await eventuallyTrue(
+        async () => (await eventsIn(namespace)).some((e) => e.note === 'second'),
+        'the second event to be written while the first is unanswered',
+        10_000,
+      );
+    } finally {
+      held.releaseAll();
+      await events.flush();
+    }
+  });
+
+  it('queues at most 1000 events, dropping and counting the rest, and keeps no object it was given', async () => {
+    const cm = await subject();
+    const namespace = cm.metadata?.namespace ?? '';
+    const controller = `bounded-${namespace}`;
+    const { events, held } = heldRecorder(new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0)), {
+      reportingController: controller,
+    });
+    held.hold(isEventCreate, Infinity);
+    const droppedBefore = await dropped(controller);
+    // 1,100 objects of 20 kB each, one event each (each object has its own rate limit): 8 are
+    // being written, their answers held, 1,000 wait, 92 are dropped.
+    const recorded = recordAbout(events, namespace, 1100);
+    try {
+      await eventuallyTrue(() => held.held.length === 8, 'eight writes at once, their answers held', 10_000);
+      assert.equal(events.queued, 1000);
+      assert.equal((await dropped(controller)) - droppedBefore, 92);
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      const kept = recorded.filter((ref) => ref.deref() !== undefined).length;
+      assert.equal(kept, 0, 'objects retained by the recorder after recording');
+    } finally {
+      held.releaseAll();
+      await events.flush();
+    }
+    assert.equal((await eventsIn(namespace)).length, 1008);
+  });
 });
+
+/** Records one event about each of `count` fresh 20 kB objects; returns weak references to them. */
+function recordAbout(events: ApiEventRecorder, namespace: string, count: number): WeakRef<V1ConfigMap>[] {
+  const refs: WeakRef<V1ConfigMap>[] = [];
+  for (let i = 0; i < count; i++) {
+    const object: V1ConfigMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `big-${i}`, namespace, uid: `uid-${i}` },
+      data: { payload: 'x'.repeat(20_000) + String(i) },
+    };
+    events.event(object, 'Normal', 'Big', 'Reconcile', 'a big object');
+    refs.push(new WeakRef(object));
+  }
+  return refs;
+}
+
+/** The runtime's count of events of `controller` dropped because the queue was full. */
+async function dropped(controller: string): Promise<number> {
+  const metric = metricsRegistry.getSingleMetric('events_dropped_total');
+  const values = metric ? (await metric.get()).values : [];
+  const mine = values.find(
+    (v) => v.labels['reporting_controller'] === controller && v.labels['reason'] === 'queue_full',
+  );
+  return mine?.value ?? 0;
+}
