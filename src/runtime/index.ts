@@ -94,6 +94,8 @@ export {
 } from './client/patch.ts';
 /** A request to the API server that outlived its timeout (`requestTimeoutMs`, default 30 s), and how to bound it. */
 export { RequestTimeoutError, isRequestTimeout } from './client/request-timeout-error.ts';
+/** A request whose connection was found dead before its answer; a write is not sent again. */
+export { ConnectionLostError, isConnectionLost } from './client/connection-lost-error.ts';
 export type { TransportOptions } from './client/transport-options.ts';
 /** Typed API errors and their predicates, as client-go's apierrors. */
 export {
