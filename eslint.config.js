@@ -3,7 +3,8 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  // testdata/ holds generated sample projects, each linted with its own configuration by its CI test.
+  // testdata/ and docs/projects/ hold generated sample and tutorial projects, each linted with its own
+  // configuration by its CI test.
   // docs/.vitepress/dist/ and cache/ are the book's build output.
   {
     ignores: [
@@ -11,6 +12,7 @@ export default tseslint.config(
       'node_modules/',
       'templates/',
       'testdata/',
+      'docs/projects/',
       'fixtures/**/*.go',
       'coverage/',
       'docs/.vitepress/dist/',

@@ -98,6 +98,9 @@ const config: UserConfig<DefaultTheme.Config> = defineConfig({
   description: 'Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators.',
   // The site is served from wherever the built folder lands; no absolute base to keep in sync.
   base: '/',
+  // The tutorial projects under projects/ are code the tutorial pages include, not pages: their
+  // README.md files would otherwise be built as pages of the book.
+  srcExclude: ['projects/**'],
   lastUpdated: false,
   // Without an icon link, browsers ask for /favicon.ico, which a static host answers with a 404.
   head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],

@@ -1,3 +1,5 @@
+import { cronjobTutorial } from './cronjob-tutorial.ts';
+import { multiversionTutorial } from './multiversion-tutorial.ts';
 import { projectV4 } from './project-v4.ts';
 import { projectV4Multigroup } from './project-v4-multigroup.ts';
 import type { Tsoperator } from './run-tsoperator.ts';
@@ -19,4 +21,16 @@ export type SampleProject = (context: SampleContext) => Promise<void>;
 export const SAMPLE_PROJECTS: Readonly<Record<string, SampleProject>> = {
   'project-v4': projectV4,
   'project-v4-multigroup': projectV4Multigroup,
+};
+
+/** The book's tutorial projects under docs/projects/, by folder name: the tutorial pages include their files. */
+export const TUTORIAL_PROJECTS: Readonly<Record<string, SampleProject>> = {
+  'cronjob-tutorial': cronjobTutorial,
+  'multiversion-tutorial': multiversionTutorial,
+};
+
+/** Where each set of generated projects is committed, relative to the checkout. */
+export const PROJECT_FOLDERS: Readonly<Record<string, Readonly<Record<string, SampleProject>>>> = {
+  testdata: SAMPLE_PROJECTS,
+  'docs/projects': TUTORIAL_PROJECTS,
 };

@@ -26,7 +26,7 @@ describe('the sample projects lint clean', () => {
   for (const name of Object.keys(SAMPLE_PROJECTS)) {
     it(`tsoperator lint passes in ${name}`, async () => {
       const back = process.cwd();
-      process.chdir(join(out, name));
+      process.chdir(join(out, 'testdata', name));
       try {
         const { code, stdout } = await runCliCaptured(['lint']);
         assert.equal(code, 0, stdout);

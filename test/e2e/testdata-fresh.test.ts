@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { execa } from 'execa';
 import { repoRoot } from '../support/cli.ts';
-import { TESTDATA_DIR } from '../support/sample-project.ts';
+import { PROJECT_FOLDERS } from '../../scripts/testdata/sample-projects.ts';
 
 /** Every file under `dir` git would commit (tracked, or new and not ignored): path → content. */
 async function committedFiles(dir: string): Promise<Map<string, string>> {
@@ -35,23 +35,28 @@ async function allFiles(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-// As Kubebuilder's testdata: a template, generator or runtime change shows in the sample
-// projects, committed beside it, or this fails.
-test('testdata/ is what `npm run gen:testdata` generates now', async (t) => {
+// As Kubebuilder's testdata: a template, generator or runtime change shows in the sample and
+// tutorial projects, committed beside it, or this fails.
+test('testdata/ and docs/projects/ are what `npm run gen:testdata` generates now', async (t) => {
   const out = await mkdtemp(join(tmpdir(), 'tsoperator-testdata-'));
   t.after(() => rm(out, { recursive: true, force: true }));
   await execa(process.execPath, [join(repoRoot, 'scripts', 'gen-testdata.ts'), '--out', out], {
     cwd: repoRoot,
   });
 
-  const fresh = await allFiles(out);
-  const committed = await committedFiles(TESTDATA_DIR);
-  const stale = [...new Set([...fresh.keys(), ...committed.keys()])]
-    .filter((path) => fresh.get(path) !== committed.get(path))
-    .sort()
-    .map(
-      (path) =>
-        `${fresh.has(path) ? (committed.has(path) ? 'changed' : 'not committed') : 'no longer generated'}: ${path}`,
+  const stale: string[] = [];
+  for (const folder of Object.keys(PROJECT_FOLDERS)) {
+    const fresh = await allFiles(join(out, folder));
+    const committed = await committedFiles(join(repoRoot, folder));
+    stale.push(
+      ...[...new Set([...fresh.keys(), ...committed.keys()])]
+        .filter((path) => fresh.get(path) !== committed.get(path))
+        .sort()
+        .map(
+          (path) =>
+            `${fresh.has(path) ? (committed.has(path) ? 'changed' : 'not committed') : 'no longer generated'}: ${folder}/${path}`,
+        ),
     );
-  assert.deepEqual(stale, [], 'run `npm run gen:testdata` and commit testdata/');
+  }
+  assert.deepEqual(stale, [], 'run `npm run gen:testdata` and commit testdata/ and docs/projects/');
 });

@@ -1,3 +1,3 @@
 import { describeSampleProject } from '../support/sample-project.ts';
 
-describeSampleProject('project-v4-multigroup');
+describeSampleProject('testdata/project-v4-multigroup');

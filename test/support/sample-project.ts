@@ -19,13 +19,15 @@ export interface SampleProjectChecks {
 }
 
 /**
- * The CI of one sample project under testdata/, as its user runs it: a copy (the committed files
+ * The CI of one sample project, `folder` its path in the checkout (testdata/project-v4, or a
+ * tutorial's docs/projects/cronjob-tutorial), as its user runs it: a copy (the committed files
  * stay as they are) gets tsoperator packed from this checkout (`npm run build` first), then
  * builds, lints (with type information) and passes its own tests on envtest, whose binaries come
  * from the shared cache. Its committed manifests must be what its markers generate.
  */
-export function describeSampleProject(name: string, checks: SampleProjectChecks = {}): void {
-  describe(`testdata/${name} installs, builds, lints and passes its tests`, () => {
+export function describeSampleProject(folder: string, checks: SampleProjectChecks = {}): void {
+  const name = basename(folder);
+  describe(`${folder} installs, builds, lints and passes its tests`, () => {
     let root = '';
     let project = '';
     let tarball = '';
@@ -34,7 +36,7 @@ export function describeSampleProject(name: string, checks: SampleProjectChecks 
     before(async () => {
       root = await mkdtemp(join(tmpdir(), `tsoperator-${name}-`));
       project = join(root, name);
-      await cp(join(TESTDATA_DIR, name), project, {
+      await cp(join(repoRoot, folder), project, {
         recursive: true,
         filter: (source) => !LOCAL_OUTPUT.has(basename(source)),
       });
