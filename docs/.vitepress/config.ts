@@ -67,6 +67,12 @@ const GUIDE: readonly SidebarLink[] = [
   { text: 'Upgrading a project', link: '/guide/upgrading' },
 ];
 
+/** The tutorials, each a project built step by step, in the order they build on each other. */
+const TUTORIALS: readonly SidebarLink[] = [
+  { text: 'Tutorial: building CronJob', link: '/tutorial/cronjob' },
+  { text: 'Tutorial: Multi-Version API', link: '/tutorial/multiversion' },
+];
+
 const CONTRIBUTING: readonly SidebarLink[] = [
   { text: 'Architecture', link: '/contributing/architecture' },
   { text: 'Benchmarks and layout', link: '/contributing/benchmarks' },
@@ -76,17 +82,21 @@ const CONTRIBUTING: readonly SidebarLink[] = [
 function sidebar(): DefaultTheme.SidebarItem[] {
   const sections: DefaultTheme.SidebarItem[] = [
     { text: 'Guide', items: [...GUIDE] },
+    { text: 'Tutorials', items: [...TUTORIALS] },
     { text: 'Contributing', items: [...CONTRIBUTING] },
   ];
   const reference: DefaultTheme.SidebarItem[] = [...referenceLinks()];
   const api: DefaultTheme.SidebarItem | undefined = runtimeApi();
   if (api) reference.push(api);
-  if (reference.length > 0) sections.splice(1, 0, { text: 'Reference', items: reference });
+  if (reference.length > 0) sections.splice(2, 0, { text: 'Reference', items: reference });
   return sections;
 }
 
 function nav(): DefaultTheme.NavItem[] {
-  const items: DefaultTheme.NavItem[] = [{ text: 'Guide', link: '/guide/quick-start' }];
+  const items: DefaultTheme.NavItem[] = [
+    { text: 'Guide', link: '/guide/quick-start' },
+    { text: 'Tutorials', link: '/tutorial/cronjob' },
+  ];
   const firstReference: SidebarLink | undefined = referenceLinks()[0];
   if (firstReference) items.push({ text: 'Reference', link: firstReference.link });
   items.push({ text: 'Contributing', link: '/contributing/architecture' });

@@ -132,7 +132,6 @@ export interface CronJobStatus {
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:storageversion
 /** CronJob is the Schema for the cronjobs API. */
 export interface CronJob {
   apiVersion?: string;
