@@ -7,7 +7,8 @@ export type BookDirective =
   | { readonly kind: 'eventually'; readonly seconds: number }
   | { readonly kind: 'not-run'; readonly why: string }
   | { readonly kind: 'write'; readonly path: string }
-  | { readonly kind: 'copy'; readonly path: string; readonly from: string };
+  | { readonly kind: 'copy'; readonly path: string; readonly from: string }
+  | { readonly kind: 'stop'; readonly running: string };
 
 /** A line that means to be a directive: an HTML comment that starts with `book:`. */
 const DIRECTIVE_LINE = /^<!--\s*book:(.*?)-->$/;
@@ -26,6 +27,7 @@ const FORMS: readonly { readonly pattern: RegExp; readonly make: (args: string[]
     make: ([seconds = '']) => ({ kind: 'eventually', seconds: Number(seconds) }),
   },
   { pattern: new RegExp(`^not-run ${QUOTED}$`), make: ([why = '']) => ({ kind: 'not-run', why }) },
+  { pattern: new RegExp(`^stop ${QUOTED}$`), make: ([running = '']) => ({ kind: 'stop', running }) },
   { pattern: new RegExp(`^write ${PATH}$`), make: ([path = '']) => ({ kind: 'write', path }) },
   {
     pattern: new RegExp(`^copy ${PATH} from ${PATH}$`),
@@ -34,7 +36,7 @@ const FORMS: readonly { readonly pattern: RegExp; readonly make: (args: string[]
 ];
 
 const USAGE =
-  'background until "<text>" | eventually <seconds> | not-run "<why>" | write <path> | copy <path> from <folder>';
+  'background until "<text>" | eventually <seconds> | not-run "<why>" | stop "<command>" | write <path> | copy <path> from <folder>';
 
 /**
  * The directive on `line`, undefined when the line is no `<!-- book: -->` comment; throws, saying

@@ -8,6 +8,7 @@ export type BookStep =
   | { readonly kind: 'background'; readonly line: number; readonly code: string; readonly until: string }
   | { readonly kind: 'eventually'; readonly line: number; readonly code: string; readonly seconds: number }
   | { readonly kind: 'not-run'; readonly line: number; readonly code: string; readonly why: string }
+  | { readonly kind: 'stop'; readonly line: number; readonly code: string; readonly running: string }
   | { readonly kind: 'write'; readonly line: number; readonly path: string; readonly content: string }
   | { readonly kind: 'copy'; readonly line: number; readonly path: string; readonly from: string };
 
@@ -73,6 +74,7 @@ function stepFor(
   const block = { line: target.line, code: target.code };
   if (directive.kind === 'background') return { kind: 'background', ...block, until: directive.until };
   if (directive.kind === 'eventually') return { kind: 'eventually', ...block, seconds: directive.seconds };
+  if (directive.kind === 'stop') return { kind: 'stop', ...block, running: directive.running };
   const prose = [before, after].flatMap((p) => (p?.type === 'prose' ? [plain(p.text)] : []));
   if (!prose.some((text) => text.includes(plain(directive.why)))) {
     throw new Error(

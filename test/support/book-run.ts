@@ -22,6 +22,7 @@ const OUTPUT_SHOWN = 6_000;
 interface Running {
   readonly block: BackgroundBlock;
   readonly where: string;
+  readonly code: string;
 }
 
 export interface BookRunOptions {
@@ -68,7 +69,7 @@ export async function runBookPages(
       const steps = await readBookPage(page, name);
       for (const step of steps) {
         for (const { block } of running) for (const [n, v] of block.newExports()) terminal.setVariable(n, v);
-        await runStep(step, `${name}:${step.line}`, { terminal, running, docs });
+        await runStep(step, `${name}:${step.line}`, { terminal, running, docs, stopGraceMs });
       }
       const notRun = steps.flatMap((s) => (s.kind === 'not-run' ? [`${name}:${s.line} (${s.why})`] : []));
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -91,9 +92,11 @@ interface RunState {
   readonly terminal: ReaderTerminal;
   readonly running: Running[];
   readonly docs: string;
+  readonly stopGraceMs: number;
 }
 
-async function runStep(step: BookStep, where: string, { terminal, running, docs }: RunState): Promise<void> {
+async function runStep(step: BookStep, where: string, state: RunState): Promise<void> {
+  const { terminal, running, docs } = state;
   switch (step.kind) {
     case 'run': {
       const run = await terminal.run(step.code, BLOCK_TIMEOUT_MS);
@@ -111,7 +114,7 @@ async function runStep(step: BookStep, where: string, { terminal, running, docs 
       return eventually(step.code, step.seconds, where, terminal, running);
     case 'background': {
       const block = terminal.startBackground(step.code);
-      running.push({ block, where });
+      running.push({ block, where, code: step.code });
       try {
         await block.waitForLine(step.until, BACKGROUND_READY_MS);
       } catch (err) {
@@ -123,6 +126,8 @@ async function runStep(step: BookStep, where: string, { terminal, running, docs 
     }
     case 'not-run':
       return;
+    case 'stop':
+      return stopBackground(step.running, where, state);
     case 'write': {
       const file = join(terminal.folder, step.path);
       await mkdir(dirname(file), { recursive: true });
@@ -138,6 +143,27 @@ async function runStep(step: BookStep, where: string, { terminal, running, docs 
       return;
     }
   }
+}
+
+/**
+ * Ctrl-C in the terminal of the latest background block still running whose command has `command`
+ * in it, as the reader stops an operator to start it again; it must not have ended on its own.
+ */
+async function stopBackground(
+  command: string,
+  where: string,
+  { running, stopGraceMs }: RunState,
+): Promise<void> {
+  const index = running.findLastIndex(({ code }) => code.includes(command));
+  const found = running[index];
+  if (found === undefined) throw new Error(`${where}: no background block runs \`${command}\` to stop`);
+  if (found.block.endedEarly) {
+    throw new Error(
+      `${found.where}: the background block ended before the page stopped it\n${tail(found.block.log)}`,
+    );
+  }
+  await found.block.stop(stopGraceMs);
+  running.splice(index, 1);
 }
 
 /** Runs a block until it succeeds, once a second, for up to `seconds`. */

@@ -114,6 +114,24 @@ describe('running a page of the book', () => {
     await eventuallyTrue(() => !isAlive(background), 'the reaper to end the background block', 15_000);
   });
 
+  it('stops the background block a stop directive names, before the blocks after it, and starts it again', async () => {
+    const log = join(evidence, 'restarts');
+    const server = `trap 'echo stopped >> ${log}; exit 130' INT\necho started >> ${log}\necho up\nwhile true; do sleep 0.1; done`;
+    const file = await page(
+      fence(server, 'background until "up"'),
+      fence('# Ctrl-C in the terminal that runs the server', 'stop "echo started"'),
+      fence(`cat ${log} > ${join(evidence, 'after-stop')}`),
+      fence(server, 'background until "up"'),
+    );
+    const [report] = await runBookPages([file]);
+    assert.equal(report?.ran, 4);
+    assert.equal(await readFile(join(evidence, 'after-stop'), 'utf8'), 'started\nstopped\n');
+    assert.equal(await readFile(log, 'utf8'), 'started\nstopped\nstarted\nstopped\n');
+
+    const nothing = await page(fence('# Ctrl-C', 'stop "npm start"'));
+    await assert.rejects(runBookPages([nothing]), /no background block runs `npm start` to stop/);
+  });
+
   it('fails when a background block ends before printing its line, showing its output', async () => {
     const file = await page(fence('echo starting\nexit 1', 'background until "never printed"'));
     await assert.rejects(
