@@ -69,6 +69,7 @@ const GUIDE: readonly SidebarLink[] = [
 
 /** The tutorials, each a project built step by step, in the order they build on each other. */
 const TUTORIALS: readonly SidebarLink[] = [
+  { text: 'Getting started: Memcached', link: '/tutorial/getting-started' },
   { text: 'Tutorial: building CronJob', link: '/tutorial/cronjob' },
   { text: 'Tutorial: Multi-Version API', link: '/tutorial/multiversion' },
 ];
@@ -95,7 +96,7 @@ function sidebar(): DefaultTheme.SidebarItem[] {
 function nav(): DefaultTheme.NavItem[] {
   const items: DefaultTheme.NavItem[] = [
     { text: 'Guide', link: '/guide/quick-start' },
-    { text: 'Tutorials', link: '/tutorial/cronjob' },
+    { text: 'Tutorials', link: '/tutorial/getting-started' },
   ];
   const firstReference: SidebarLink | undefined = referenceLinks()[0];
   if (firstReference) items.push({ text: 'Reference', link: firstReference.link });

@@ -1,4 +1,5 @@
 import { cronjobTutorial } from './cronjob-tutorial.ts';
+import { gettingStarted } from './getting-started.ts';
 import { multiversionTutorial } from './multiversion-tutorial.ts';
 import { projectV4 } from './project-v4.ts';
 import { projectV4Multigroup } from './project-v4-multigroup.ts';
@@ -25,6 +26,7 @@ export const SAMPLE_PROJECTS: Readonly<Record<string, SampleProject>> = {
 
 /** The book's tutorial projects under docs/projects/, by folder name: the tutorial pages include their files. */
 export const TUTORIAL_PROJECTS: Readonly<Record<string, SampleProject>> = {
+  'getting-started': gettingStarted,
   'cronjob-tutorial': cronjobTutorial,
   'multiversion-tutorial': multiversionTutorial,
 };
