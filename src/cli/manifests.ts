@@ -1,8 +1,9 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { SchemaSites } from '../gen/crd/schema-site.ts';
 import type { ServerTarget } from '../gen/server-check/check-on-server.ts';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
+import { parseByteCount } from './byte-count.ts';
 import { baselineRequest, reportFormat, type CompatibilityFlags } from './compatibility-flags.ts';
 
 interface ManifestsFlags extends CompatibilityFlags {
@@ -90,10 +91,4 @@ function serverTarget(flags: ManifestsFlags): ServerTarget | undefined {
 
 function configPath(flags: ManifestsFlags): { configPath?: string } {
   return flags.compatConfig === undefined ? {} : { configPath: flags.compatConfig };
-}
-
-function parseByteCount(value: string): number {
-  if (!/^-?\d+$/.test(value))
-    throw new InvalidArgumentError('expected a whole number of bytes, e.g. 0 or 200');
-  return Number(value);
 }
