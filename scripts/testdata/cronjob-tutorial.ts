@@ -596,6 +596,9 @@ export async function cronjobTutorial({ tsoperator, dir }: SampleContext): Promi
       '  // +required\n  /** spec is the desired state of the CronJob. */\n  spec: CronJobSpec;',
     ],
   ]);
+  // The Job template brings a Pod spec's schema, descriptions and all: drop them, as the tutorial
+  // of Kubebuilder does with crd:maxDescLen=0.
+  await tsoperator('edit', '--max-desc-len', '0');
   await userEdit(dir, 'config/samples/batch_v1_cronjob.yaml', [['  # Set the fields of CronJobSpec here.\n  foo: bar', SAMPLE_SPEC]]);
   const header = await licenseHeader(dir);
   await writeFile(join(dir, 'src/controllers/due-runs.ts'), header + SCHEDULE_FILE);

@@ -149,6 +149,7 @@ export { type ManagerOptions } from './manager/manager-options.ts';
 /** Sharded controllers across replicas: shard Leases, a hash ring, the sharder's labels, or the API server's shard selector. */
 export { type ShardingOptions } from './sharding/sharding-options.ts';
 export { shardLabel, drainLabel, RING_LABEL } from './sharding/shard-labels.ts';
+export { leadingShard } from './sharding/leading-shard.ts';
 export { HashRing } from './sharding/hash-ring.ts';
 export { shardAssignmentPath } from './sharding/shard-assignment-webhook.ts';
 export {

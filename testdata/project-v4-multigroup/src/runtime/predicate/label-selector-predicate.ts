@@ -3,11 +3,12 @@
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/kube-object.ts';
 import {
+  labelRequirement,
   matchesLabels,
-  parseLabelSelector,
-  type LabelRequirement,
+  type LabelOperator,
   type LabelSelector,
 } from '../cache/label-selector.ts';
+import { parseLabelSelector } from '../cache/label-selector-parser.ts';
 import type { Predicate } from './predicate.ts';
 
 /**
@@ -25,28 +26,23 @@ export function labelSelectorPredicate(selector: V1LabelSelector | string): Pred
   return (event) => matchesLabels(requirements, event.object.metadata?.labels);
 }
 
-/** The requirements of a metav1.LabelSelector; an empty selector matches everything. */
+/** The requirements of a metav1.LabelSelector, checked as the API server checks them; an empty selector matches everything. */
 function requirementsOf(selector: V1LabelSelector): LabelSelector {
-  const fromLabels = Object.entries(selector.matchLabels ?? {}).map(([key, value]): LabelRequirement => ({
-    key,
-    op: 'in',
-    values: [value],
-  }));
-  const fromExpressions = (selector.matchExpressions ?? []).map(
-    ({ key, operator, values = [] }): LabelRequirement => {
-      switch (operator) {
-        case 'In':
-          return { key, op: 'in', values };
-        case 'NotIn':
-          return { key, op: 'notin', values };
-        case 'Exists':
-          return { key, op: 'exists', values: [] };
-        case 'DoesNotExist':
-          return { key, op: '!', values: [] };
-        default:
-          throw new Error(`"${operator}" is not a valid label selector operator`);
-      }
-    },
+  const fromLabels = Object.entries(selector.matchLabels ?? {}).map(([key, value]) =>
+    labelRequirement(key, 'in', [value]),
   );
+  const fromExpressions = (selector.matchExpressions ?? []).map(({ key, operator, values = [] }) => {
+    const op = EXPRESSION_OPERATORS[operator];
+    if (op === undefined) throw new Error(`"${operator}" is not a valid label selector operator`);
+    return labelRequirement(key, op, values);
+  });
   return [...fromLabels, ...fromExpressions];
 }
+
+/** The operators of a metav1.LabelSelector's expressions (it has no Gt or Lt). */
+const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};

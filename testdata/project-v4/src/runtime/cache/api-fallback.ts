@@ -6,6 +6,7 @@ import { ApiReader, type Reader } from '../client/api-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
+import { requireResourceName } from '../client/resource-path.ts';
 import type { Transport } from '../client/transport.ts';
 import { cloneJson } from './copy-on-read.ts';
 import type { SharedInformer } from './informer.ts';
@@ -36,6 +37,7 @@ export class ApiFallback implements Reader {
     key: ObjectKey,
     options: GetOptions = {},
   ): Promise<Json<T> | undefined> {
+    requireResourceName(key.name);
     const informer = this.#informerFor(kind);
     const namespace = kind.namespaced ? key.namespace : undefined;
     informer.requireCovers(namespace);

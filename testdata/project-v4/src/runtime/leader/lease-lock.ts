@@ -31,6 +31,15 @@ export interface LeaseLock {
 export interface LeaseLockOptions {
   /** Labels the Lease carries (a shard's ring, say); others' labels on it are kept. Default: none. */
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Every candidate writes this `holder` as the Lease's holderIdentity (a shard's name, which the
+   * sharding protocol wants there) and its own identity in the annotation `mark`; reads report that
+   * mark as the holder. Candidates of one holder name are told apart, so only one of them leads.
+   * A Lease held under that name without the mark (written by another program) reads as held by
+   * the name itself, which no candidate's identity equals. Default: the candidate's identity is
+   * the holderIdentity.
+   */
+  readonly sharedHolder?: { readonly holder: string; readonly mark: string };
 }
 
 /**
@@ -53,12 +62,26 @@ export function leaseLock(
   // The labels and annotations last read: an update replaces the whole Lease, and must keep what
   // others wrote on it (the sharder's state label, a shard's published hash ranges).
   let read: Pick<V1ObjectMeta, 'labels' | 'annotations'> = {};
-  const labels = (): Pick<V1ObjectMeta, 'labels' | 'annotations'> => {
-    const all = { ...read.labels, ...options.labels };
+  const shared = options.sharedHolder;
+  const metadataFor = (record: LeaderElectionRecord): Pick<V1ObjectMeta, 'labels' | 'annotations'> => {
+    const labels = { ...read.labels, ...options.labels };
+    const annotations = Object.fromEntries(
+      Object.entries(read.annotations ?? {}).filter(([name]) => name !== shared?.mark),
+    );
+    // A released Lease names no process.
+    if (shared && record.holderIdentity !== '') annotations[shared.mark] = record.holderIdentity;
     return {
-      ...(Object.keys(all).length > 0 ? { labels: all } : {}),
-      ...(read.annotations ? { annotations: read.annotations } : {}),
+      ...(Object.keys(labels).length > 0 ? { labels } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     };
+  };
+  const specFor = (record: LeaderElectionRecord): V1Lease['spec'] =>
+    leaseSpec(shared && record.holderIdentity !== '' ? { ...record, holderIdentity: shared.holder } : record);
+  const recordOf = (lease: Json<V1Lease>): VersionedRecord => {
+    const answer = versioned(lease);
+    if (!shared || answer.record.holderIdentity !== shared.holder) return answer;
+    const holderIdentity = lease.metadata?.annotations?.[shared.mark] ?? shared.holder;
+    return { ...answer, record: { ...answer.record, holderIdentity } };
   };
   return {
     description: `${namespace}/${name}`,
@@ -68,25 +91,25 @@ export function leaseLock(
         ...(lease?.metadata?.labels ? { labels: lease.metadata.labels } : {}),
         ...(lease?.metadata?.annotations ? { annotations: lease.metadata.annotations } : {}),
       };
-      return lease && versioned(lease);
+      return lease && recordOf(lease);
     },
     create: async (record, signal) => {
       const body: V1Lease = {
         apiVersion: LeaseKind.apiVersion,
         kind: LeaseKind.kind,
-        metadata: { ...key, ...labels() },
-        spec: leaseSpec(record),
+        metadata: { ...key, ...metadataFor(record) },
+        spec: specFor(record),
       };
-      return versioned(await client.create(body, { signal }));
+      return recordOf(await client.create(body, { signal }));
     },
     update: async (record, resourceVersion, signal) => {
       const body: V1Lease = {
         apiVersion: LeaseKind.apiVersion,
         kind: LeaseKind.kind,
-        metadata: { ...key, resourceVersion, ...labels() },
-        spec: leaseSpec(record),
+        metadata: { ...key, resourceVersion, ...metadataFor(record) },
+        spec: specFor(record),
       };
-      return versioned(await client.update(body, { signal }));
+      return recordOf(await client.update(body, { signal }));
     },
   };
 }

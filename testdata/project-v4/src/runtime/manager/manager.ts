@@ -18,6 +18,7 @@ import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
 import { leaseLock } from '../leader/lease-lock.ts';
+import { defaultLeaderIdentity } from '../leader/identity.ts';
 import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
 import {
@@ -47,7 +48,12 @@ import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
 import { LiveShards } from '../sharding/live-shards.ts';
 import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
-import { RING_LABEL, shardLabel } from '../sharding/shard-labels.ts';
+import {
+  HOLDER_PROCESS_ANNOTATION,
+  RING_LABEL,
+  SHARDER_IDENTITY,
+  shardLabel,
+} from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
 import type { RingKind } from '../sharding/ring-kind.ts';
 import { controllerOf } from '../sharding/ring-key.ts';
@@ -115,6 +121,8 @@ export class Manager {
   #shardGroup: ControllerGroup | undefined;
   /** Whose drain ended at the timeout: that Lease is left to expire, not released. */
   readonly #undrained = new Set<'leader' | 'shard'>();
+  /** This process's identity in the leader Lease and on its shard Lease: host name and a random id. */
+  readonly #processIdentity = defaultLeaderIdentity();
   /** The one connection pool of the client, the cache, the permission check and /metrics auth. */
   readonly #transport: Transport;
   #metricsServer: RunningServer | undefined;
@@ -129,6 +137,7 @@ export class Manager {
     // One connection pool for the client and the cache, every request bounded by requestTimeout.
     const transport = transportFor(options.kubeConfig, {
       requestTimeoutMs: options.requestTimeout,
+      http2: options.http2,
       clock: options.clock,
     });
     this.#transport = transport;
@@ -632,8 +641,8 @@ export class Manager {
     const lease = `${leaderElectionNamespace}/${leaderElectionId}`;
     const elector = new LeaderElector({
       lock: leaseLock(kubeConfig, leaderElectionNamespace, leaderElectionId),
-      // A shard leads under its shard name: who runs the sharder reads plainly off the Lease.
-      ...(this.#options.sharding ? { identity: this.#options.sharding.shardName } : {}),
+      // Per process, as without sharding: two processes given one shard name must not both lead.
+      identity: this.#processIdentity,
       ...this.#electionTimings('leader-election'),
       callbacks: {
         onStartedLeading: async (leading, lost) => {
@@ -728,10 +737,20 @@ export class Manager {
     const namespace = this.#options.leaderElectionNamespace;
     const lease = `${namespace}/${shardName}`;
     const elector = new LeaderElector({
-      lock: leaseLock(this.client, namespace, shardName, { labels: { [RING_LABEL]: ring } }),
-      identity: shardName,
+      lock: leaseLock(this.client, namespace, shardName, {
+        labels: { [RING_LABEL]: ring },
+        sharedHolder: { holder: shardName, mark: HOLDER_PROCESS_ANNOTATION },
+      }),
+      identity: this.#processIdentity,
       ...this.#electionTimings('shard-lease'),
       callbacks: {
+        onNewLeader: (holder) => {
+          if (holder === this.#processIdentity || holder === SHARDER_IDENTITY) return;
+          this.logger.warn(
+            `shard ${shardName}'s Lease ${lease} is held by another process (${holder}): two processes were given the shard name "${shardName}"; this one waits and runs nothing until that Lease is free. Give each process its own shard name (--shard-name, SHARD_NAME, or sharding.shardName)`,
+            { ring, shard: shardName, holder },
+          );
+        },
         onStartedLeading: async (holding, lost) => {
           const aborted = AbortSignal.any([lost, otherLost]);
           await Promise.all([

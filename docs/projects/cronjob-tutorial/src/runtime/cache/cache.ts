@@ -7,6 +7,7 @@ import type { Reader } from '../client/api-reader.ts';
 import type { CacheReader, ReadScope } from '../client/cache-reader.ts';
 import type { Kind } from '../client/kind.ts';
 import { keyString, type ObjectKey } from '../client/object-key.ts';
+import { requireResourceName } from '../client/resource-path.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
 import { transportFor, type Transport } from '../client/transport.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -14,9 +15,8 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { SharedInformer } from './informer.ts';
 import { ApiFallback } from './api-fallback.ts';
-import { parseLabelSelector } from './label-selector.ts';
 import type { IndexFunc } from './store.ts';
-import { selectObjects } from './list-query.ts';
+import { readLabelSelector, selectObjects } from './list-query.ts';
 import { cloneJson } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
@@ -99,8 +99,6 @@ export class Cache implements CacheReader {
   readonly #transport: Transport;
   readonly #logger: Logger;
   readonly #informers = new Map<Kind, SharedInformer>();
-  /** Kinds the client wrote before their informer existed: its first list must show those writes. */
-  readonly #writtenBeforeInformer = new Set<Kind>();
   /** Label selectors set by `selectFor`, over the options' own. */
   readonly #selectors = new Map<Kind, string>();
   /** Server-side shards set by `shardFor`. */
@@ -207,6 +205,7 @@ export class Cache implements CacheReader {
     key: ObjectKey,
     options: GetOptions = {},
   ): Promise<Json<T> | undefined> {
+    requireResourceName(key.name);
     const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
     return obj && cloneJson(obj);
@@ -222,11 +221,8 @@ export class Cache implements CacheReader {
   }
 
   noteWrite(kind: Kind, answer: KubeObject, deleted: boolean): void {
-    const informer = this.#informers.get(kind);
-    if (informer) informer.noteWrite(answer, deleted);
-    // No note to wait for: the informer to come lists the latest state instead of the watch
-    // cache's, which may not have this write yet.
-    else this.#writtenBeforeInformer.add(kind);
+    // No informer yet: the one to come lists the latest state, which holds this write.
+    this.#informers.get(kind)?.noteWrite(answer, deleted);
   }
 
   async waitForWrites(
@@ -242,7 +238,7 @@ export class Cache implements CacheReader {
       return informer.waitForWrites({ key }, timeoutMs, signal);
     }
     const namespace = (kind.namespaced && read.namespace) || undefined;
-    const labels = read.labelSelector ? parseLabelSelector(read.labelSelector) : undefined;
+    const labels = read.labelSelector ? readLabelSelector(kind, read.labelSelector) : undefined;
     return informer.waitForWrites({ namespace, labels }, timeoutMs, signal);
   }
 
@@ -282,7 +278,6 @@ export class Cache implements CacheReader {
       ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
-      ...(this.#writtenBeforeInformer.has(kind) ? { consistentFirstList: true } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),
       ...(o.clock ? { clock: o.clock } : {}),

@@ -11,7 +11,8 @@ import { linkedSignal } from '../clock/linked-signal.ts';
 import type { Logger } from '../log/logger.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { EventHandler, HandlerRegistration } from './event-handler.ts';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from './label-selector.ts';
+import { matchesLabels, type LabelSelector } from './label-selector.ts';
+import { parseLabelSelector } from './label-selector-parser.ts';
 import { Reflector, type ReflectorSink } from './reflector.ts';
 import type { ShardSelection } from './shard-selection.ts';
 import { Store, type IndexFunc, type StoreReader } from './store.ts';
@@ -41,8 +42,6 @@ export interface InformerOptions {
   readonly minWatchTimeoutSeconds?: number;
   /** Objects per list page, where the server pages. Default: 500. */
   readonly pageSize?: number;
-  /** Make the first lists consistent ones: the client wrote the kind before the informer existed (see Reflector). Default: false. */
-  readonly consistentFirstList?: boolean;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -186,7 +185,6 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         ...(o.metadataOnly ? { metadataOnly: true } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
-        ...(o.consistentFirstList ? { consistentFirstList: true } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),
         ...(o.clock ? { clock: o.clock } : {}),

@@ -51,12 +51,6 @@ export interface ReflectorOptions {
   readonly metadataOnly?: boolean;
   /** Objects per list page, where the server pages (see {@link Reflector}). Default: 500. */
   readonly pageSize?: number;
-  /**
-   * Make the first list a consistent one (the latest state) instead of one from the API server's
-   * watch cache, which may be a moment behind: the client wrote the kind before the informer
-   * existed, so nothing else would make its reads wait for that write. Default: false.
-   */
-  readonly consistentFirstList?: boolean;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -79,17 +73,18 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  * relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered) and retries.
  * It stops only when `signal` aborts.
  *
- * Lists go where client-go's go. The first asks for resourceVersion 0, which the API server
- * answers from its watch cache in one response, whatever the page size (the cache ignores
- * `limit` there), instead of pages read from etcd; a server without a watch cache pages it, and
- * later lists keep paging. A relist asks for the last resourceVersion seen, in one response (a
- * `limit` would send it to etcd). A list that resourceVersion is compacted away from (410) or
- * that the server has not reached yet is made again at the latest state, in pages. The first
- * list may be a moment older than the latest state: the watch from its resourceVersion brings
- * everything after it, and the client's reads wait for its own writes (see
- * `consistentFirstList` for the writes made before the informer existed). client-go v0.37
- * instead streams the initial state by default (WatchListClient, `sendInitialEvents`) and falls
- * back to this list; in JSON, kube-apiserver 1.37 takes two to three times as long to stream it.
+ * The first list is a consistent one, the latest state (resourceVersion ''), in pages: "synced"
+ * then means the store holds a state at least as new as the API server's when the informer
+ * started, which client-go v0.37 gets by streaming the initial state (WatchListClient,
+ * `sendInitialEvents`). A resourceVersion-0 list, client-go's fallback, answers whatever the
+ * API server's watch cache holds, which may be older: a watch cache that cannot convert what
+ * was written since (a broken conversion webhook) answers its old state, even none, with a 200.
+ * kube-apiserver 1.37 serves the consistent list from its watch cache once that has caught up,
+ * and refuses it when the cache cannot; in JSON it sends it about as fast as the
+ * resourceVersion-0 list and faster than the stream (see bench/RESULTS.md). A relist asks for
+ * the last resourceVersion seen, in one response (a `limit` would send it to etcd), which is at
+ * least as new. A list that resourceVersion is compacted away from (410) or that the server has
+ * not reached yet is made again at the latest state.
  *
  * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
  * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
@@ -108,8 +103,6 @@ export class Reflector {
   #mustList = true;
   /** The last list or watch said #resourceVersion is compacted away or not reached yet. */
   #resourceVersionUnavailable = false;
-  /** A list at resourceVersion 0 came in pages: the server has no watch cache for the kind. */
-  #serverPages = false;
   /** 410s since the last watch that delivered something: a second one in a row backs off. */
   #goneInARow = 0;
   #lastError: unknown;
@@ -185,25 +178,20 @@ export class Reflector {
     this.#mustList = false;
   }
 
-  /** client-go's relistResourceVersion: '' is the latest state, '0' whatever the watch cache holds. */
+  /** The latest state ('') first and after a 410, then the last resourceVersion seen. */
   #relistResourceVersion(): string {
-    if (this.#resourceVersionUnavailable) return '';
-    if (this.#resourceVersion !== '') return this.#resourceVersion;
-    return this.#o.consistentFirstList ? '' : '0';
+    return this.#resourceVersionUnavailable ? '' : this.#resourceVersion;
   }
 
   /**
-   * One list at `resourceVersion`, in pages where the server pages: the latest state ('') from
-   * etcd, and everything from a server without a watch cache. Only the first request names the
-   * resourceVersion: continue tokens carry it, and an expired one falls back to a full list of
-   * the latest state, as client-go's pager.
+   * One list at `resourceVersion`, in pages for the latest state (''), as client-go's pager. Only
+   * the first request names the resourceVersion: continue tokens carry it, and an expired one
+   * falls back to a full list of the latest state.
    */
   async #listAt(resourceVersion: string, signal: AbortSignal): Promise<string> {
-    const paged = resourceVersion === '' || resourceVersion === '0' || this.#serverPages;
     const sink = this.#o.sink;
     const shard = this.#o.shard;
     let first = true;
-    let pages = 0;
     const fetchPage = async (page: PageRequest): Promise<ObjectList<KubeObject>> => {
       // Each request without a continue token starts the list over.
       if (page.continue === undefined) sink.listStart();
@@ -214,7 +202,6 @@ export class Reflector {
         continue: page.continue,
       };
       first = false;
-      pages++;
       const path = withQuery(this.#path(), query);
       const meta = await readList(
         this.#o.transport,
@@ -227,10 +214,9 @@ export class Reflector {
       this.#serverSharded = shard !== undefined && meta.shardSelector === shard.selector;
       return { items: [], ...meta };
     };
-    if (!paged) return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
-    const list = await listInPages(fetchPage, this.#o.pageSize);
-    if (resourceVersion === '0' && pages > 1) this.#serverPages = true;
-    return list.resourceVersion;
+    if (resourceVersion !== '')
+      return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
+    return (await listInPages(fetchPage, this.#o.pageSize)).resourceVersion;
   }
 
   /**

@@ -27,57 +27,79 @@ export interface ListScope {
 }
 
 /**
- * The client's writes an informer has not shown yet, for read-your-writes. An entry is met once
+ * The client's writes an informer has not shown yet, for read-your-writes. A write is met once
  * the stored object is at or after the written resourceVersion, or the informer has read past it
  * (the object may have changed or gone since); a delete is met once the key is gone or holds
- * another uid. Met entries are dropped as events arrive, so the map holds only writes in flight.
+ * another uid. A key is settled once every write to it is met: writes to one object may be
+ * answered out of order, and the last answered is not always the newest. Met writes are dropped
+ * as events arrive, so the map holds only writes in flight.
  */
 export class WriteExpectations {
-  readonly #pending = new Map<string, Expectation>();
+  readonly #pending = new Map<string, Expectation[]>();
 
   get size(): number {
     return this.#pending.size;
   }
 
   note(key: string, answer: KubeObject, deleted: boolean): void {
-    this.#pending.set(key, {
+    const write: Expectation = {
       resourceVersion: answer.metadata?.resourceVersion,
       deletedUid: answer.metadata?.uid,
       deleted,
       labels: answer.metadata?.labels,
-    });
+    };
+    const others = (this.#pending.get(key) ?? []).filter((earlier) => !supersedes(write, earlier));
+    this.#pending.set(key, [...others, write]);
   }
 
-  /** Whether the write to `key` (if any) is visible; drops it when it is. */
+  /** Whether every write to `key` (if any) is visible; drops those that are. */
   settle(key: string, view: ExpectationView): boolean {
-    const expectation = this.#pending.get(key);
-    if (!expectation) return true;
-    if (!isMet(expectation, view.get(key), view.progressOf(key))) return false;
-    this.#pending.delete(key);
-    return true;
+    const writes = this.#pending.get(key);
+    if (!writes) return true;
+    const stored = view.get(key);
+    const progress = view.progressOf(key);
+    const unmet = writes.filter((write) => !isMet(write, stored, progress));
+    if (unmet.length === 0) this.#pending.delete(key);
+    else if (unmet.length < writes.length) this.#pending.set(key, unmet);
+    return unmet.length === 0;
   }
 
   /**
    * Whether every noted write a list of `scope` could show is visible; drops those that are. A
-   * write concerns the list when it is in the list's namespace and either the written object or
+   * write concerns the list when it is in the list's namespace and either a written object or
    * the stored one matches the list's labels (the stored one may be listed in its stead).
    */
   settleAll(view: ExpectationView, scope: ListScope = {}): boolean {
     let all = true;
-    for (const [key, expectation] of this.#pending) {
-      if (!concerns(key, expectation, view, scope)) continue;
+    for (const [key, writes] of this.#pending) {
+      if (!concerns(key, writes, view, scope)) continue;
       all = this.settle(key, view) && all;
     }
     return all;
   }
 }
 
-function concerns(key: string, expectation: Expectation, view: ExpectationView, scope: ListScope): boolean {
+/** Whether meeting `later` implies meeting `earlier`, which may then be forgotten. */
+function supersedes(later: Expectation, earlier: Expectation): boolean {
+  if (later.deleted || earlier.deleted) {
+    return later.deleted && earlier.deleted && later.deletedUid === earlier.deletedUid;
+  }
+  if (earlier.resourceVersion === undefined) return true;
+  return later.resourceVersion !== undefined && isAtOrAfter(later.resourceVersion, earlier.resourceVersion);
+}
+
+function concerns(
+  key: string,
+  writes: readonly Expectation[],
+  view: ExpectationView,
+  scope: ListScope,
+): boolean {
   if (scope.namespace !== undefined && !key.startsWith(`${scope.namespace}/`)) return false;
-  if (scope.labels === undefined) return true;
-  if (!expectation.deleted && matchesLabels(scope.labels, expectation.labels)) return true;
+  const labels = scope.labels;
+  if (labels === undefined) return true;
+  if (writes.some((write) => !write.deleted && matchesLabels(labels, write.labels))) return true;
   const stored = view.get(key);
-  return stored !== undefined && matchesLabels(scope.labels, stored.metadata?.labels);
+  return stored !== undefined && matchesLabels(labels, stored.metadata?.labels);
 }
 
 function isMet(

@@ -29,6 +29,26 @@ export interface TransportOptions {
    * cannot hold a reconcile for minutes; the caller's backoff takes it from there. Default: 10 000 ms.
    */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Whether to offer HTTP/2 to an https API server (ALPN), carrying every request and watch on one
+   * multiplexed connection checked by PING, as client-go does. A server or proxy that does not
+   * offer h2 gets HTTP/1.1 whatever this says. Default: true.
+   */
+  readonly http2?: boolean;
+  /**
+   * How long an HTTP/2 connection may read nothing before it is sent a PING (client-go's
+   * ReadIdleTimeout, 30 s there). A watch on a quiet kind reads nothing for minutes, so this is
+   * what notices a path that died without a reset; a PING is 17 bytes each way. Default: 10 000 ms.
+   */
+  readonly readIdleTimeoutMs?: number;
+  /**
+   * How long a PING may go unanswered before its connection is closed as dead, failing every
+   * stream on it (client-go's PingTimeout, 15 s there). With `readIdleTimeoutMs`, it bounds how
+   * long a silently dead path goes unnoticed: 15 s by default, against client-go's 45 s. Over
+   * HTTP/1.1, a GET on a kept-alive socket that gets no answer's head in this time goes again on a
+   * fresh one, and a socket idle this long in the pool is closed. Default: 5 000 ms.
+   */
+  readonly pingTimeoutMs?: number;
   /** Times each attempt and the waits between retries. Default: the system clock. */
   readonly clock?: Clock;
 }
@@ -42,6 +62,9 @@ export function resolveTransportOptions(options: TransportOptions = {}): Resolve
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxRetries: options.maxRetries ?? 10,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 10_000,
+    http2: options.http2 ?? true,
+    readIdleTimeoutMs: options.readIdleTimeoutMs ?? 10_000,
+    pingTimeoutMs: options.pingTimeoutMs ?? 5_000,
     clock: options.clock ?? systemClock,
   };
 }

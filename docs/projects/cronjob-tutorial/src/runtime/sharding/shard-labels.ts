@@ -25,3 +25,10 @@ export function shardLabel(ring: string): string {
 export function drainLabel(ring: string): string {
   return `drain.${ALPHA_PREFIX}${ring}`;
 }
+
+/**
+ * On a shard's Lease: the identity of the process holding it (host name and a random id), which
+ * the holderIdentity (the shard's name, as the protocol wants) does not tell apart when two
+ * processes are given one shard name.
+ */
+export const HOLDER_PROCESS_ANNOTATION = 'sharding.tsoperator.dev/holder-process';

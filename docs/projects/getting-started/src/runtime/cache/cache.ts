@@ -99,8 +99,6 @@ export class Cache implements CacheReader {
   readonly #transport: Transport;
   readonly #logger: Logger;
   readonly #informers = new Map<Kind, SharedInformer>();
-  /** Kinds the client wrote before their informer existed: its first list must show those writes. */
-  readonly #writtenBeforeInformer = new Set<Kind>();
   /** Label selectors set by `selectFor`, over the options' own. */
   readonly #selectors = new Map<Kind, string>();
   /** Server-side shards set by `shardFor`. */
@@ -223,11 +221,8 @@ export class Cache implements CacheReader {
   }
 
   noteWrite(kind: Kind, answer: KubeObject, deleted: boolean): void {
-    const informer = this.#informers.get(kind);
-    if (informer) informer.noteWrite(answer, deleted);
-    // No note to wait for: the informer to come lists the latest state instead of the watch
-    // cache's, which may not have this write yet.
-    else this.#writtenBeforeInformer.add(kind);
+    // No informer yet: the one to come lists the latest state, which holds this write.
+    this.#informers.get(kind)?.noteWrite(answer, deleted);
   }
 
   async waitForWrites(
@@ -283,7 +278,6 @@ export class Cache implements CacheReader {
       ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
-      ...(this.#writtenBeforeInformer.has(kind) ? { consistentFirstList: true } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),
       ...(o.clock ? { clock: o.clock } : {}),

@@ -90,6 +90,12 @@ export interface ManagerOptions {
    */
   requestTimeout?: number;
   /**
+   * Whether the client and cache speak HTTP/2 to the API server (one connection, checked by PING;
+   * see `TransportOptions.http2`). A server or proxy that offers no h2 gets HTTP/1.1 either way.
+   * Default: true.
+   */
+  http2?: boolean;
+  /**
    * How long `start` waits for the caches' first lists before it rejects, naming the kinds that did
    * not sync (controller-runtime's CacheSyncTimeout). Default: 120 000.
    */
@@ -176,6 +182,7 @@ export function resolveManagerOptions(options: ManagerOptions): ResolvedManagerO
     gracefulShutdownTimeout: options.gracefulShutdownTimeout ?? 30_000,
     cacheSyncTimeout: options.cacheSyncTimeout ?? 120_000,
     requestTimeout: options.requestTimeout ?? 30_000,
+    http2: options.http2 ?? true,
     warmup: options.warmup ?? true,
     checkPermissions: options.checkPermissions ?? true,
     permissions: options.permissions ?? [],

@@ -137,6 +137,7 @@ export class Manager {
     // One connection pool for the client and the cache, every request bounded by requestTimeout.
     const transport = transportFor(options.kubeConfig, {
       requestTimeoutMs: options.requestTimeout,
+      http2: options.http2,
       clock: options.clock,
     });
     this.#transport = transport;

@@ -3,7 +3,9 @@
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Kind } from '../client/kind.ts';
 import type { ListOptions } from '../client/options.ts';
-import { matchesLabels, parseLabelSelector } from './label-selector.ts';
+import { ApiError } from '../client/api-error.ts';
+import { LabelSelectorError, matchesLabels, type LabelSelector } from './label-selector.ts';
+import { parseLabelSelector } from './label-selector-parser.ts';
 import { NAMESPACE_INDEX, type StoreReader } from './store.ts';
 
 /** The stored objects a list returns: its namespace, field selector (from indexes) and label selector. */
@@ -14,8 +16,28 @@ export function selectObjects<T extends KubeObject>(
 ): T[] {
   const found = candidates(store, kind, options);
   if (!options.labelSelector) return found;
-  const selector = parseLabelSelector(options.labelSelector);
+  const selector = readLabelSelector(kind, options.labelSelector);
   return found.filter((obj) => matchesLabels(selector, obj.metadata?.labels));
+}
+
+/**
+ * The label selector of a read from the cache; one the API server would refuse fails as there, with
+ * a 400 BadRequest ApiError carrying the API server's message.
+ */
+export function readLabelSelector(kind: Kind, text: string): LabelSelector {
+  try {
+    return parseLabelSelector(text);
+  } catch (err) {
+    if (!(err instanceof LabelSelectorError)) throw err;
+    const status = {
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
+      message: err.message,
+    } as const;
+    throw new ApiError(400, status, `list ${kind.kind} from the cache, labelSelector=${text}`);
+  }
 }
 
 /**
