@@ -24,6 +24,7 @@ const SNIPPET_ERRORS: readonly string[] = ['Code snippet path not found', 'Inval
 const SCREENSHOTS: Readonly<Record<string, string>> = {
   '/': 'home.png',
   '/guide/quick-start.html': 'quick-start.png',
+  '/tutorial/cronjob.html': 'tutorial-cronjob.png',
 };
 
 /** The URL path of each HTML page the build wrote, as the site's own links spell it. */
@@ -72,8 +73,8 @@ describe('the book', () => {
     );
     assert.equal(visits.length, pages.length, 'every page the build wrote was opened');
     assert.ok(
-      pages.includes('/') && pages.includes('/guide/quick-start.html'),
-      `the home page and the quick start were built: ${pages.join(', ')}`,
+      Object.keys(SCREENSHOTS).every((page) => pages.includes(page)),
+      `the home page, the quick start and the CronJob tutorial were built: ${pages.join(', ')}`,
     );
     assert.ok(
       pages.includes('/reference/runtime-api/') && pages.includes('/reference/runtime-api/client.html'),
