@@ -96,6 +96,8 @@ export {
 } from './client/patch.ts';
 /** A request to the API server that outlived its timeout (`requestTimeoutMs`, default 30 s), and how to bound it. */
 export { RequestTimeoutError, isRequestTimeout } from './client/request-timeout-error.ts';
+/** A request whose connection was found dead before its answer; a write is not sent again. */
+export { ConnectionLostError, isConnectionLost } from './client/connection-lost-error.ts';
 export type { TransportOptions } from './client/transport-options.ts';
 /** Typed API errors and their predicates, as client-go's apierrors. */
 export {
@@ -144,6 +146,7 @@ export { Manager } from './manager/manager.ts';
 /** Why `start` rejected: the lease was lost, the caches did not sync in time, the drain outlived its timeout. */
 export { LeaderElectionLostError } from './leader/leader-election-lost-error.ts';
 export { CacheSyncTimeoutError } from './manager/cache-sync-timeout-error.ts';
+export { ApiServerUnreachableError } from './manager/api-server-unreachable-error.ts';
 export { GracefulShutdownTimeoutError } from './manager/controller-group.ts';
 export { type ManagerOptions } from './manager/manager-options.ts';
 /** Sharded controllers across replicas: shard Leases, a hash ring, the sharder's labels, or the API server's shard selector. */

@@ -41,6 +41,9 @@ import {
 import { CacheSyncTimeoutError } from './cache-sync-timeout-error.ts';
 import { ControllerGroup } from './controller-group.ts';
 import { checkPermissions, type Permission } from './permission-check.ts';
+import { ApiServerUnreachableError } from './api-server-unreachable-error.ts';
+import { Backoff } from '../cache/backoff.ts';
+import { isApiServerUnreachable } from '../client/api-server-unreachable.ts';
 import { shutdownSignal } from './shutdown-signal.ts';
 import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
@@ -245,12 +248,13 @@ export class Manager {
     const servers: RunningServer[] = [];
     try {
       await this.#startServers(servers);
-      if (this.#options.checkPermissions)
-        await checkPermissions(this.#transport, this.#requiredPermissions());
+      // One budget for reaching the API server and syncing the caches.
+      const deadline = this.#options.clock.monotonic() + this.#options.cacheSyncTimeout;
+      if (this.#options.checkPermissions && !(await this.#checkPermissions(deadline, shutdown))) return;
       const { leaderElection, warmup, sharding } = this.#options;
       // A shard needs its share cached whether it leads or not: sharding syncs every cache first.
       if (!leaderElection || warmup || sharding) {
-        if (!(await this.#syncCaches(caches.signal, shutdown))) return;
+        if (!(await this.#syncCaches(caches.signal, shutdown, deadline))) return;
       } else {
         this.cache.open(caches.signal);
       }
@@ -289,13 +293,43 @@ export class Manager {
   }
 
   /**
-   * Starts the cache and waits for every informer to sync, at most `cacheSyncTimeout`. False when
-   * `shutdown` came first; a CacheSyncTimeoutError names each kind that did not sync and its last
-   * error (a missing CRD, a forbidden list, a failing conversion webhook).
+   * Checks the manager's permissions, waiting for an API server that cannot be reached yet (a
+   * node up before its control plane) until `deadline`, as the caches' lists would: under
+   * CrashLoopBackOff, exiting at once keeps a replica down for minutes after the server is back.
+   * False when `shutdown` came first.
    */
-  async #syncCaches(caches: AbortSignal, shutdown: AbortSignal): Promise<boolean> {
+  async #checkPermissions(deadline: number, shutdown: AbortSignal): Promise<boolean> {
+    const { clock } = this.#options;
+    const backoff = new Backoff({ clock });
+    for (;;) {
+      try {
+        await checkPermissions(this.#transport, this.#requiredPermissions());
+        return true;
+      } catch (err) {
+        const left = deadline - clock.monotonic();
+        if (!isApiServerUnreachable(err)) throw err;
+        if (left <= 0) throw new ApiServerUnreachableError(this.#options.cacheSyncTimeout, err);
+        this.logger.info('waiting for the API server', { err });
+        await clock.sleep(Math.min(backoff.next(), left), shutdown);
+        if (shutdown.aborted) return false;
+      }
+    }
+  }
+
+  /**
+   * Starts the cache and waits for every informer to sync, until `deadline` (default:
+   * `cacheSyncTimeout` from now). False when `shutdown` came first; a CacheSyncTimeoutError names
+   * each kind that did not sync and its last error (a missing CRD, a forbidden list, a failing
+   * conversion webhook).
+   */
+  async #syncCaches(
+    caches: AbortSignal,
+    shutdown: AbortSignal,
+    deadline = this.#options.clock.monotonic() + this.#options.cacheSyncTimeout,
+  ): Promise<boolean> {
     this.cache.start(caches);
-    const timeout = clockTimeout(this.#options.clock, this.#options.cacheSyncTimeout);
+    const { clock } = this.#options;
+    const timeout = clockTimeout(clock, Math.max(0, deadline - clock.monotonic()));
     const synced = await this.cache.waitForCacheSync(AbortSignal.any([shutdown, timeout.signal]));
     const timedOut = timeout.signal.aborted;
     timeout.clear();

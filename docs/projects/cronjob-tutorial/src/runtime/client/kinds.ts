@@ -40,6 +40,7 @@ import { defineKind, kindRegistry } from './kind.ts';
 // CustomResourceDefinition, served by the apiextensions server.
 const builtin = { strategicMerge: true } as const;
 
+/** `v1` Pod, namespaced. */
 export const PodKind = defineKind<V1Pod>({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -47,6 +48,7 @@ export const PodKind = defineKind<V1Pod>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Service, namespaced. */
 export const ServiceKind = defineKind<V1Service>({
   apiVersion: 'v1',
   kind: 'Service',
@@ -54,6 +56,7 @@ export const ServiceKind = defineKind<V1Service>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` ConfigMap, namespaced. */
 export const ConfigMapKind = defineKind<V1ConfigMap>({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -61,6 +64,7 @@ export const ConfigMapKind = defineKind<V1ConfigMap>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Secret, namespaced. */
 export const SecretKind = defineKind<V1Secret>({
   apiVersion: 'v1',
   kind: 'Secret',
@@ -68,6 +72,7 @@ export const SecretKind = defineKind<V1Secret>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` ServiceAccount, namespaced. */
 export const ServiceAccountKind = defineKind<V1ServiceAccount>({
   apiVersion: 'v1',
   kind: 'ServiceAccount',
@@ -75,6 +80,7 @@ export const ServiceAccountKind = defineKind<V1ServiceAccount>({
   namespaced: true,
   ...builtin,
 });
+/** `v1` Namespace, cluster-scoped. */
 export const NamespaceKind = defineKind<V1Namespace>({
   apiVersion: 'v1',
   kind: 'Namespace',
@@ -82,6 +88,7 @@ export const NamespaceKind = defineKind<V1Namespace>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` Node, cluster-scoped. */
 export const NodeKind = defineKind<V1Node>({
   apiVersion: 'v1',
   kind: 'Node',
@@ -89,6 +96,7 @@ export const NodeKind = defineKind<V1Node>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` PersistentVolume, cluster-scoped. */
 export const PersistentVolumeKind = defineKind<V1PersistentVolume>({
   apiVersion: 'v1',
   kind: 'PersistentVolume',
@@ -96,6 +104,7 @@ export const PersistentVolumeKind = defineKind<V1PersistentVolume>({
   namespaced: false,
   ...builtin,
 });
+/** `v1` PersistentVolumeClaim, namespaced. */
 export const PersistentVolumeClaimKind = defineKind<V1PersistentVolumeClaim>({
   apiVersion: 'v1',
   kind: 'PersistentVolumeClaim',
@@ -111,6 +120,7 @@ export const CoreEventKind = defineKind<CoreV1Event>({
   namespaced: true,
   ...builtin,
 });
+/** `events.k8s.io/v1` Event, namespaced. */
 export const EventKind = defineKind<EventsV1Event>({
   apiVersion: 'events.k8s.io/v1',
   kind: 'Event',
@@ -118,6 +128,7 @@ export const EventKind = defineKind<EventsV1Event>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` Deployment, namespaced. */
 export const DeploymentKind = defineKind<V1Deployment>({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
@@ -125,6 +136,7 @@ export const DeploymentKind = defineKind<V1Deployment>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` StatefulSet, namespaced. */
 export const StatefulSetKind = defineKind<V1StatefulSet>({
   apiVersion: 'apps/v1',
   kind: 'StatefulSet',
@@ -132,6 +144,7 @@ export const StatefulSetKind = defineKind<V1StatefulSet>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` DaemonSet, namespaced. */
 export const DaemonSetKind = defineKind<V1DaemonSet>({
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
@@ -139,6 +152,7 @@ export const DaemonSetKind = defineKind<V1DaemonSet>({
   namespaced: true,
   ...builtin,
 });
+/** `apps/v1` ReplicaSet, namespaced. */
 export const ReplicaSetKind = defineKind<V1ReplicaSet>({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
@@ -146,6 +160,7 @@ export const ReplicaSetKind = defineKind<V1ReplicaSet>({
   namespaced: true,
   ...builtin,
 });
+/** `batch/v1` Job, namespaced. */
 export const JobKind = defineKind<V1Job>({
   apiVersion: 'batch/v1',
   kind: 'Job',
@@ -153,6 +168,7 @@ export const JobKind = defineKind<V1Job>({
   namespaced: true,
   ...builtin,
 });
+/** `batch/v1` CronJob, namespaced. */
 export const CronJobKind = defineKind<V1CronJob>({
   apiVersion: 'batch/v1',
   kind: 'CronJob',
@@ -160,6 +176,7 @@ export const CronJobKind = defineKind<V1CronJob>({
   namespaced: true,
   ...builtin,
 });
+/** `networking.k8s.io/v1` Ingress, namespaced. */
 export const IngressKind = defineKind<V1Ingress>({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'Ingress',
@@ -167,6 +184,7 @@ export const IngressKind = defineKind<V1Ingress>({
   namespaced: true,
   ...builtin,
 });
+/** `networking.k8s.io/v1` NetworkPolicy, namespaced. */
 export const NetworkPolicyKind = defineKind<V1NetworkPolicy>({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'NetworkPolicy',
@@ -174,6 +192,7 @@ export const NetworkPolicyKind = defineKind<V1NetworkPolicy>({
   namespaced: true,
   ...builtin,
 });
+/** `discovery.k8s.io/v1` EndpointSlice, namespaced. */
 export const EndpointSliceKind = defineKind<V1EndpointSlice>({
   apiVersion: 'discovery.k8s.io/v1',
   kind: 'EndpointSlice',
@@ -181,6 +200,7 @@ export const EndpointSliceKind = defineKind<V1EndpointSlice>({
   namespaced: true,
   ...builtin,
 });
+/** `autoscaling/v1` HorizontalPodAutoscaler, namespaced. */
 export const HorizontalPodAutoscalerKind = defineKind<V1HorizontalPodAutoscaler>({
   apiVersion: 'autoscaling/v1',
   kind: 'HorizontalPodAutoscaler',
@@ -188,6 +208,7 @@ export const HorizontalPodAutoscalerKind = defineKind<V1HorizontalPodAutoscaler>
   namespaced: true,
   ...builtin,
 });
+/** `policy/v1` PodDisruptionBudget, namespaced. */
 export const PodDisruptionBudgetKind = defineKind<V1PodDisruptionBudget>({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
@@ -195,6 +216,7 @@ export const PodDisruptionBudgetKind = defineKind<V1PodDisruptionBudget>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` Role, namespaced. */
 export const RoleKind = defineKind<V1Role>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'Role',
@@ -202,6 +224,7 @@ export const RoleKind = defineKind<V1Role>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` RoleBinding, namespaced. */
 export const RoleBindingKind = defineKind<V1RoleBinding>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'RoleBinding',
@@ -209,6 +232,7 @@ export const RoleBindingKind = defineKind<V1RoleBinding>({
   namespaced: true,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` ClusterRole, cluster-scoped. */
 export const ClusterRoleKind = defineKind<V1ClusterRole>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'ClusterRole',
@@ -216,6 +240,7 @@ export const ClusterRoleKind = defineKind<V1ClusterRole>({
   namespaced: false,
   ...builtin,
 });
+/** `rbac.authorization.k8s.io/v1` ClusterRoleBinding, cluster-scoped. */
 export const ClusterRoleBindingKind = defineKind<V1ClusterRoleBinding>({
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'ClusterRoleBinding',
@@ -223,6 +248,7 @@ export const ClusterRoleBindingKind = defineKind<V1ClusterRoleBinding>({
   namespaced: false,
   ...builtin,
 });
+/** `coordination.k8s.io/v1` Lease, namespaced. */
 export const LeaseKind = defineKind<V1Lease>({
   apiVersion: 'coordination.k8s.io/v1',
   kind: 'Lease',
@@ -230,6 +256,7 @@ export const LeaseKind = defineKind<V1Lease>({
   namespaced: true,
   ...builtin,
 });
+/** `admissionregistration.k8s.io/v1` MutatingWebhookConfiguration, cluster-scoped. */
 export const MutatingWebhookConfigurationKind = defineKind<V1MutatingWebhookConfiguration>({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingWebhookConfiguration',
@@ -237,6 +264,7 @@ export const MutatingWebhookConfigurationKind = defineKind<V1MutatingWebhookConf
   namespaced: false,
   ...builtin,
 });
+/** `admissionregistration.k8s.io/v1` ValidatingWebhookConfiguration, cluster-scoped. */
 export const ValidatingWebhookConfigurationKind = defineKind<V1ValidatingWebhookConfiguration>({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
@@ -244,7 +272,10 @@ export const ValidatingWebhookConfigurationKind = defineKind<V1ValidatingWebhook
   namespaced: false,
   ...builtin,
 });
-/** CRDs are served by the apiextensions server, which takes no strategic merge patches. */
+/**
+ * `apiextensions.k8s.io/v1` CustomResourceDefinition, cluster-scoped. The apiextensions server
+ * serves it, and takes no strategic merge patches.
+ */
 export const CustomResourceDefinitionKind = defineKind<V1CustomResourceDefinition>({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',

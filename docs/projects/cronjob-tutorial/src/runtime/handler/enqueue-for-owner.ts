@@ -7,6 +7,7 @@ import { eventObjects } from '../event/object-event.ts';
 import { requestKey, type Request } from '../reconcile/request.ts';
 import type { Handler } from './handler.ts';
 
+/** Which owner references {@link enqueueForOwner} follows. */
 export interface EnqueueForOwnerOptions {
   /** Only the owner reference with `controller: true` counts. Default: true (as `owns(kind)`). */
   onlyController?: boolean;

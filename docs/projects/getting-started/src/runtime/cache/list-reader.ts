@@ -37,12 +37,14 @@ export async function readList(
   accept?: string,
 ): Promise<ListRead> {
   const idle = new AbortController();
-  const timer = setTimeout(
-    () => idle.abort(new Error(`GET ${path}: no data for ${LIST_IDLE_TIMEOUT_MS / 1000} s`)),
-    LIST_IDLE_TIMEOUT_MS,
-  );
+  // From the answer's head on: the transport bounds the wait for it, and the 429s it waits out.
+  let timer: NodeJS.Timeout | undefined;
   try {
     const res = await transport.stream(path, AbortSignal.any([signal, idle.signal]), accept);
+    timer = setTimeout(
+      () => idle.abort(new Error(`GET ${path}: no data for ${LIST_IDLE_TIMEOUT_MS / 1000} s`)),
+      LIST_IDLE_TIMEOUT_MS,
+    );
     const parser = new ListBodyParser();
     const hand = (items: KubeObject[]): void => {
       for (const item of items) {
@@ -52,7 +54,7 @@ export async function readList(
       if (items.length > 0) onItems(items);
     };
     await readChunks(res, (chunk) => {
-      timer.refresh();
+      timer?.refresh();
       hand(parser.push(chunk) as KubeObject[]);
     });
     const { items, meta } = parser.end();

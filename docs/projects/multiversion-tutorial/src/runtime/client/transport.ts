@@ -310,16 +310,24 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     },
 
     async stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable> {
-      const { value: res, release } = await withinTimeout(`GET ${path}`, signal, (bounded) =>
-        open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
-      );
-      // The caller's abort ends the stream until the stream has ended.
-      if (res.body.destroyed) release();
-      else res.body.once('close', release);
-      countRestRequest(server.host, 'GET', res.status);
-      if (res.status === 200) return res.body;
-      const text = await readBody(res.body);
-      throw apiErrorFrom(res.status, text, `GET ${path}`);
+      for (let retries = 0; ; retries++) {
+        const { value: res, release } = await withinTimeout(`GET ${path}`, signal, (bounded) =>
+          open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
+        );
+        // The caller's abort ends the stream until the stream has ended.
+        if (res.body.destroyed) release();
+        else res.body.once('close', release);
+        countRestRequest(server.host, 'GET', res.status);
+        if (res.status === 200) return res.body;
+        const text = await readBody(res.body);
+        // Lists and watches wait out a 429 as requests do, as client-go's rest client.
+        const wait =
+          retries < o.maxRetries ? retryWaitMs('GET', res.status, res.headers, o.maxRetryAfterMs) : undefined;
+        if (wait === undefined)
+          throw apiErrorFrom(res.status, text, `GET ${path}`, retryAfterSeconds(res.headers));
+        await o.clock.sleep(wait, signal);
+        signal.throwIfAborted();
+      }
     },
   };
 }

@@ -13,6 +13,8 @@ import {
   type EventRecorderOptions,
   type ResolvedEventRecorderOptions,
 } from './event-recorder-options.ts';
+import { countDroppedEvent } from './dropped-events.ts';
+import { EventQueue } from './event-queue.ts';
 import { LruMap } from './lru-map.ts';
 import { TokenBucket } from './token-bucket.ts';
 
@@ -28,10 +30,31 @@ interface Series {
 }
 
 /**
+ * An event waiting to be written: its body, built when it was recorded, names the object by
+ * reference only, so the queue never holds the objects themselves. Repeats recorded while it
+ * waits are folded into it.
+ */
+interface QueuedEvent {
+  readonly key: string;
+  readonly body: EventsV1Event;
+  /** The object's reference key, for the log. */
+  readonly object: string;
+  /** Occurrences folded in, this one included. */
+  count: number;
+  /** Monotonic time of the first occurrence, which decides whether it extends a series. */
+  readonly firstObserved: number;
+  /** Wall and monotonic time of the last occurrence. */
+  now: number;
+  observed: number;
+}
+
+/**
  * An EventRecorder writing events.k8s.io/v1 Events through the client, as client-go's events
  * broadcaster: a repeat within the series window patches `series.count` and
  * `series.lastObservedTime` of the event already written instead of creating another, and a token
- * bucket per object drops floods. Writes run one at a time, in order, in the background.
+ * bucket per object drops floods. Writes run in the background, several at once (one at a time
+ * per series), from a bounded queue: when it is full, events are dropped, logged and counted in
+ * `events_dropped_total`.
  *
  * @example
  * ```ts
@@ -44,11 +67,20 @@ export class ApiEventRecorder implements EventRecorder {
   readonly #options: ResolvedEventRecorderOptions;
   readonly #buckets = new LruMap<string, TokenBucket>(CACHE_SIZE);
   readonly #series = new LruMap<string, Series>(CACHE_SIZE);
-  #writes: Promise<void> = Promise.resolve();
+  readonly #queue: EventQueue<QueuedEvent>;
   #lastNanos = 0n;
+  /** Whether the last event offered found the queue full: the drop is logged once per episode. */
+  #full = false;
 
   constructor(options: EventRecorderOptions) {
     this.#options = resolveEventRecorderOptions(options);
+    const { maxQueuedEvents, maxConcurrentWrites } = this.#options;
+    this.#queue = new EventQueue(maxQueuedEvents, maxConcurrentWrites, (queued) => this.#write(queued));
+  }
+
+  /** Events waiting to be written (not counting those being written). */
+  get queued(): number {
+    return this.#queue.length;
   }
 
   event(
@@ -60,58 +92,92 @@ export class ApiEventRecorder implements EventRecorder {
     related?: KubeObject,
   ): void {
     const facts: EventFacts = { regarding, related, type, reason, action, note };
-    if (!this.#allow(regarding)) {
-      this.#options.logger.debug('event dropped by the rate limit', {
-        reason,
-        action,
-        object: referenceKey(regarding),
-      });
+    const object = referenceKey(regarding);
+    const { clock, logger, reportingController } = this.#options;
+    if (!this.#allow(object)) {
+      logger.debug('event dropped by the rate limit', { reason, action, object });
+      countDroppedEvent(reportingController, 'rate_limited');
       return;
     }
-    const now = this.#options.clock.now();
-    const observed = this.#options.clock.monotonic();
-    this.#writes = this.#writes.then(() => this.#write(facts, now, observed));
+    const now = clock.now();
+    const observed = clock.monotonic();
+    const key = seriesKey(facts);
+    const outcome = this.#queue.offer(
+      key,
+      () => ({
+        key,
+        body: this.#newEvent(facts, now),
+        object,
+        count: 1,
+        firstObserved: observed,
+        now,
+        observed,
+      }),
+      (waiting) => {
+        waiting.count++;
+        waiting.now = now;
+        waiting.observed = observed;
+      },
+    );
+    if (outcome !== 'full') {
+      this.#full = false;
+      return;
+    }
+    countDroppedEvent(reportingController, 'queue_full');
+    if (this.#full) return;
+    this.#full = true;
+    logger.error('events dropped: too many are waiting to be written; dropping more until the queue drains', {
+      reason,
+      object,
+      queued: this.#queue.length,
+    });
   }
 
   /** Resolves once every event recorded so far has been written (or has failed and been logged). */
   flush(): Promise<void> {
-    return this.#writes;
+    return this.#queue.idle();
   }
 
-  #allow(regarding: KubeObject): boolean {
-    const key = referenceKey(regarding);
-    let bucket = this.#buckets.get(key);
+  #allow(object: string): boolean {
+    let bucket = this.#buckets.get(object);
     if (bucket === undefined) {
       const { burst, refillInterval, clock } = this.#options;
       bucket = new TokenBucket(burst, refillInterval, clock);
-      this.#buckets.set(key, bucket);
+      this.#buckets.set(object, bucket);
     }
     return bucket.tryTake();
   }
 
-  /** `now` is the wall time written into the event; `observed` the monotonic time of the recording. */
-  async #write(facts: EventFacts, now: number, observed: number): Promise<void> {
-    const key = seriesKey(facts);
+  #newEvent(facts: EventFacts, now: number): EventsV1Event {
+    const nanos = BigInt(now) * 1_000_000n;
+    this.#lastNanos = nanos > this.#lastNanos ? nanos : this.#lastNanos + 1n;
+    const { reportingController, reportingInstance } = this.#options;
+    return newEvent(facts, { now, nanos: this.#lastNanos, reportingController, reportingInstance });
+  }
+
+  /** Extends the series the event belongs to, or creates it. Never rejects: failures are logged. */
+  async #write(queued: QueuedEvent): Promise<void> {
     try {
-      const series = this.#series.get(key);
-      if (series !== undefined && observed - series.lastObserved <= this.#options.seriesWindow) {
-        if (await this.#extend(series, now, observed)) return;
+      const series = this.#series.get(queued.key);
+      if (series !== undefined && queued.firstObserved - series.lastObserved <= this.#options.seriesWindow) {
+        if (await this.#extend(series, queued)) return;
       }
-      this.#series.set(key, { event: await this.#create(facts, now), count: 1, lastObserved: observed });
+      const event = await this.#options.client.create(withSeries(queued));
+      this.#series.set(queued.key, { event, count: queued.count, lastObserved: queued.observed });
     } catch (err) {
-      this.#series.delete(key);
+      this.#series.delete(queued.key);
       this.#options.logger.error('could not write event', {
-        reason: facts.reason,
-        object: referenceKey(facts.regarding),
+        reason: queued.body.reason,
+        object: queued.object,
         err,
       });
     }
   }
 
-  /** Counts a repeat into the event already written; false when that event has expired meanwhile. */
-  async #extend(series: Series, now: number, observed: number): Promise<boolean> {
-    const count = series.count + 1;
-    const patch = mergePatch({ series: { count, lastObservedTime: new MicroTimeDate(now) } });
+  /** Counts the repeats into the event already written; false when that event has expired meanwhile. */
+  async #extend(series: Series, queued: QueuedEvent): Promise<boolean> {
+    const count = series.count + queued.count;
+    const patch = mergePatch({ series: { count, lastObservedTime: new MicroTimeDate(queued.now) } });
     try {
       await this.#options.client.patch(series.event, patch);
     } catch (err) {
@@ -119,16 +185,13 @@ export class ApiEventRecorder implements EventRecorder {
       throw err;
     }
     series.count = count;
-    series.lastObserved = observed;
+    series.lastObserved = queued.observed;
     return true;
   }
+}
 
-  #create(facts: EventFacts, now: number): Promise<Json<EventsV1Event>> {
-    const nanos = BigInt(now) * 1_000_000n;
-    this.#lastNanos = nanos > this.#lastNanos ? nanos : this.#lastNanos + 1n;
-    const { reportingController, reportingInstance } = this.#options;
-    return this.#options.client.create(
-      newEvent(facts, { now, nanos: this.#lastNanos, reportingController, reportingInstance }),
-    );
-  }
+/** The body to create: a series already when repeats were folded in while it waited. */
+function withSeries(queued: QueuedEvent): EventsV1Event {
+  if (queued.count < 2) return queued.body;
+  return { ...queued.body, series: { count: queued.count, lastObservedTime: new MicroTimeDate(queued.now) } };
 }

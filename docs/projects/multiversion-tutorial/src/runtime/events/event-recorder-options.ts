@@ -23,6 +23,14 @@ export interface EventRecorderOptions {
   burst?: number;
   /** Time to earn one more event per object once the burst is spent. Default: 5 min (client-go's 1/300 qps). */
   refillInterval?: number;
+  /**
+   * Events waiting to be written, at most; more are dropped (logged, and counted in
+   * `events_dropped_total{reason="queue_full"}`) until the API server takes the waiting ones.
+   * Default: 1000, as client-go.
+   */
+  maxQueuedEvents?: number;
+  /** Event writes in flight at once (one at a time per series). Default: 8, client-go's workers. */
+  maxConcurrentWrites?: number;
   /** Default: systemClock. */
   clock?: Clock;
   /** Where dropped and failed events are logged. Default: silentLogger. */
@@ -39,6 +47,8 @@ export function resolveEventRecorderOptions(options: EventRecorderOptions): Reso
     seriesWindow: options.seriesWindow ?? 6 * 60_000,
     burst: options.burst ?? 25,
     refillInterval: options.refillInterval ?? 5 * 60_000,
+    maxQueuedEvents: options.maxQueuedEvents ?? 1000,
+    maxConcurrentWrites: options.maxConcurrentWrites ?? 8,
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger,
   };

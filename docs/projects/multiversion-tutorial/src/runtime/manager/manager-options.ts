@@ -97,7 +97,8 @@ export interface ManagerOptions {
   http2?: boolean;
   /**
    * How long `start` waits for the caches' first lists before it rejects, naming the kinds that did
-   * not sync (controller-runtime's CacheSyncTimeout). Default: 120 000.
+   * not sync (controller-runtime's CacheSyncTimeout), counted from `start`: waiting for an API
+   * server that cannot be reached yet comes out of it. Default: 120 000.
    */
   cacheSyncTimeout?: number;
   /**
