@@ -65,6 +65,12 @@ export interface CacheOptions {
   readonly resyncPeriodMs?: number;
   /** Watches end after 1-2× this many seconds and are resumed. Default: 300. */
   readonly minWatchTimeoutSeconds?: number;
+  /**
+   * A watch that has delivered neither event nor bookmark for this long is restarted on a new
+   * request: its connection may have died silently, which over HTTP/1.1 nothing else notices. The
+   * API server sends a bookmark at least once a minute. Default: 75 000.
+   */
+  readonly watchIdleTimeoutMs?: number;
   /** Objects per page of the lists informers make, where the server pages them. Default: 500 (client-go's pager). */
   readonly listPageSize?: number;
   /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
@@ -275,6 +281,7 @@ export class Cache implements CacheReader {
       ...(own?.metadataOnly ? { metadataOnly: true } : {}),
       ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+      ...(o.watchIdleTimeoutMs ? { watchIdleTimeoutMs: o.watchIdleTimeoutMs } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),

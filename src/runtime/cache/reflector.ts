@@ -51,6 +51,13 @@ export interface ReflectorOptions {
   readonly pageSize?: number;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
+  /**
+   * A watch that has delivered neither event nor bookmark for this long is restarted: its
+   * connection may have died without a word (over HTTP/1.1 nothing else notices). The API
+   * server's watch cache sends a bookmark at least once a minute to a watch that asks for them,
+   * as ours do, so a quiet kind is not restarted. Default: 75 000.
+   */
+  readonly watchIdleTimeoutMs?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -68,8 +75,8 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
 /**
  * Lists a kind, then watches it from the list's resourceVersion with bookmarks, as client-go's
  * Reflector. A watch that ends normally is resumed from the last resourceVersion seen, without a
- * relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered) and retries.
- * It stops only when `signal` aborts.
+ * relist, and so is one silent for `watchIdleTimeoutMs`; 410 Gone relists; any other failure
+ * backs off (800 ms to 30 s, jittered) and retries. It stops only when `signal` aborts.
  *
  * The first list is a consistent one, the latest state (resourceVersion ''), in pages: "synced"
  * then means the store holds a state at least as new as the API server's when the informer
@@ -92,6 +99,7 @@ export class Reflector {
   readonly #o: ReflectorOptions & {
     pageSize: number;
     minWatchTimeoutSeconds: number;
+    watchIdleTimeoutMs: number;
     random: () => number;
     clock: Clock;
   };
@@ -111,6 +119,7 @@ export class Reflector {
     this.#o = {
       pageSize: 500,
       minWatchTimeoutSeconds: 300,
+      watchIdleTimeoutMs: 75_000,
       random: Math.random,
       clock: systemClock,
       ...options,
@@ -231,18 +240,27 @@ export class Reflector {
       timeoutSeconds,
     };
     const path = withQuery(this.#path(), query);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
+    // Our own end of the watch: past its deadline, or silent.
+    const ended = new AbortController();
+    const deadline = setTimeout(() => ended.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
+    const idle = setTimeout(() => {
+      this.#o.logger.info('watch silent, restarting it', {
+        kind: this.#o.kind.kind,
+        silentMs: this.#o.watchIdleTimeoutMs,
+      });
+      ended.abort();
+    }, this.#o.watchIdleTimeoutMs);
     const started = this.#o.clock.monotonic();
     let delivered = false;
     try {
       const res = await this.#o.transport.stream(
         path,
-        AbortSignal.any([signal, deadline.signal]),
+        AbortSignal.any([signal, ended.signal]),
         this.#o.metadataOnly ? PARTIAL_OBJECT_METADATA : undefined,
       );
       try {
         for await (const event of watchEvents(res)) {
+          idle.refresh();
           if (event.type === 'ERROR')
             throw apiErrorFromStatus(event.object as Status, `watch ${this.#o.kind.plural}`);
           const rv = event.object.metadata?.resourceVersion;
@@ -259,10 +277,11 @@ export class Reflector {
         res.destroy();
       }
     } catch (err) {
-      // Our own deadline is a normal end: resume from the last resourceVersion.
-      if (!deadline.signal.aborted || signal.aborted) throw err;
+      // Our own end is a normal one: resume from the last resourceVersion.
+      if (!ended.signal.aborted || signal.aborted) throw err;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(idle);
     }
     return delivered || this.#o.clock.monotonic() - started >= MIN_HEALTHY_WATCH_MS;
   }

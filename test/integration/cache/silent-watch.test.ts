@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newCache, type CacheOptions } from '../../../src/runtime/cache/cache.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { ObservedTransport } from '../../support/observed-transport.ts';
+import { RecordingHandler } from '../../support/recording-handler.ts';
+import { SeverableProxy } from '../../support/severable-proxy.ts';
+
+/** The HTTP/1.1 transport's wait for an answer on a pooled socket before it takes a fresh one. */
+const PING_TIMEOUT_MS = 500;
+/** Room for a loaded machine: scheduling, a TLS handshake, the event's delivery. */
+const SLACK_MS = 5000;
+
+// Over HTTP/1.1 nothing pings a connection: a watch whose path died without a reset would wait
+// for its timeout (5 to 10 minutes). The watch itself notices: the API server's watch cache sends
+// a bookmark at least once a minute, so a watch silent for longer is restarted, and a quiet one
+// is not.
+describe('watches over HTTP/1.1 on a path that goes silent', { concurrency: true }, () => {
+  let env: Environment;
+  let admin: Client;
+  const proxies: SeverableProxy[] = [];
+  const stop = new AbortController();
+  before(async () => {
+    env = await startEnvironment();
+    admin = newClient({ kubeConfig: env.kubeConfig });
+  });
+  after(async () => {
+    stop.abort();
+    for (const proxy of proxies) await proxy.close();
+    await env.stop();
+  });
+
+  const namespace = async (name: string): Promise<string> => {
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    return name;
+  };
+  const configMap = (ns: string, name: string): V1ConfigMap => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+  });
+  /** A synced ConfigMap cache of `ns` through a proxy, on HTTP/1.1. */
+  const cacheThroughProxy = async (
+    ns: string,
+    options: Partial<CacheOptions>,
+  ): Promise<{ proxy: SeverableProxy; transport: ObservedTransport; handler: RecordingHandler }> => {
+    const proxy = await SeverableProxy.start(env.server);
+    proxies.push(proxy);
+    const config = { ...restConfigOf(env.kubeConfig), server: proxy.url };
+    const transport = new ObservedTransport(
+      transportFor(config, { http2: false, pingTimeoutMs: PING_TIMEOUT_MS }),
+    );
+    const cache = newCache({ transport, namespaces: [ns], ...options });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    return { proxy, transport, handler };
+  };
+
+  it('restarts a watch silent for watchIdleTimeoutMs on a new connection: what was written meanwhile arrives', async () => {
+    const idleMs = 3000;
+    const ns = await namespace('silent');
+    const { proxy, handler } = await cacheThroughProxy(ns, { watchIdleTimeoutMs: idleMs });
+    // The watch is open and delivering before its path goes silent.
+    await admin.create(configMap(ns, 'written-before'));
+    await eventuallyTrue(() => handler.saw('add', 'written-before'), 'the watch delivering');
+    const connectionsBefore = proxy.connections;
+    proxy.silence();
+    const silenced = performance.now();
+    await admin.create(configMap(ns, 'written-while-silent'));
+    await eventuallyTrue(
+      () => handler.saw('add', 'written-while-silent'),
+      'the object written on the API server',
+      idleMs + PING_TIMEOUT_MS + SLACK_MS,
+    );
+    const took = performance.now() - silenced;
+    assert.ok(took >= idleMs - 100, `the watch was restarted after its idle time, not before: ${took} ms`);
+    assert.ok(proxy.connections > connectionsBefore, 'on a new connection');
+  });
+
+  it('does not restart a quiet watch: the API server’s bookmarks keep it open', async () => {
+    // A watch of 120 s (no jitter), with bookmarks at 60 s and just before its end. Idle 65 s:
+    // without bookmarks the watch would be restarted at 65 s.
+    const ns = await namespace('quiet');
+    const { proxy, transport } = await cacheThroughProxy(ns, {
+      watchIdleTimeoutMs: 65_000,
+      minWatchTimeoutSeconds: 120,
+      random: () => 0,
+    });
+    const path = resourcePath(ConfigMapKind, ns);
+    await eventuallyTrue(() => transport.watches.get(path) === 1, 'the watch');
+    await sleep(100_000);
+    assert.equal(transport.watches.get(path), 1, 'no watch request but the first within its 120 s');
+    assert.equal(proxy.connections, 1, 'one connection');
+  });
+});
