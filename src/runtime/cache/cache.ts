@@ -71,7 +71,11 @@ export interface CacheOptions {
    * API server sends a bookmark at least once a minute. Default: 75 000.
    */
   readonly watchIdleTimeoutMs?: number;
-  /** Objects per page of the lists informers make, where the server pages them. Default: 500 (client-go's pager). */
+  /**
+   * Informers list the latest state in pages of this many objects. Default: one response, which
+   * kube-apiserver 1.34+ serves from its watch cache; set it (500 is client-go's pager's) for a
+   * server without a watch cache, whose etcd would otherwise read a whole kind at once.
+   */
   readonly listPageSize?: number;
   /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
   readonly backoff?: BackoffOptions;

@@ -40,7 +40,7 @@ export interface InformerOptions {
   readonly minWatchTimeoutSeconds?: number;
   /** A watch silent this long is restarted, as the reflector's. Default: 75 s. */
   readonly watchIdleTimeoutMs?: number;
-  /** Objects per list page, where the server pages. Default: 500. */
+  /** List the latest state in pages of this many objects, as the reflector's. Default: one response. */
   readonly pageSize?: number;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;

@@ -47,7 +47,10 @@ export interface ReflectorOptions {
   readonly shard?: ShardSelection;
   /** List and watch PartialObjectMetadata: each object's apiVersion, kind and metadata. Default: false. */
   readonly metadataOnly?: boolean;
-  /** Objects per list page, where the server pages (see {@link Reflector}). Default: 500. */
+  /**
+   * List the latest state in pages of this many objects (see {@link Reflector}). Default: none,
+   * one response.
+   */
   readonly pageSize?: number;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
@@ -78,18 +81,20 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  * relist, and so is one silent for `watchIdleTimeoutMs`; 410 Gone relists; any other failure
  * backs off (800 ms to 30 s, jittered) and retries. It stops only when `signal` aborts.
  *
- * The first list is a consistent one, the latest state (resourceVersion ''), in pages: "synced"
- * then means the store holds a state at least as new as the API server's when the informer
- * started, which client-go v0.37 gets by streaming the initial state (WatchListClient,
+ * The first list is a consistent one, the latest state (resourceVersion ''): "synced" then
+ * means the store holds a state at least as new as the API server's when the informer started,
+ * which client-go v0.37 gets by streaming the initial state (WatchListClient,
  * `sendInitialEvents`). A resourceVersion-0 list, client-go's fallback, answers whatever the
  * API server's watch cache holds, which may be older: a watch cache that cannot convert what
  * was written since (a broken conversion webhook) answers its old state, even none, with a 200.
- * kube-apiserver 1.37 serves the consistent list from its watch cache once that has caught up,
- * and refuses it when the cache cannot; in JSON it sends it about as fast as the
- * resourceVersion-0 list and faster than the stream (see bench/RESULTS.md). A relist asks for
- * the last resourceVersion seen, in one response (a `limit` would send it to etcd), which is at
- * least as new. A list that resourceVersion is compacted away from (410) or that the server has
- * not reached yet is made again at the latest state.
+ * kube-apiserver 1.34+ serves the consistent list from its watch cache once that has caught up,
+ * and refuses it when the cache cannot. It comes in one response, which costs what the
+ * resourceVersion-0 list does, where pages of 500 cost 1.3× and the stream 2× (in JSON; see
+ * bench/RESULTS.md); `pageSize` pages it, for a server without a watch cache, whose etcd would
+ * otherwise read the whole kind at once. A relist asks for the last resourceVersion seen, in one
+ * response (a `limit` would send it to etcd), which is at least as new. A list that
+ * resourceVersion is compacted away from (410) or that the server has not reached yet is made
+ * again at the latest state.
  *
  * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
  * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
@@ -97,7 +102,6 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  */
 export class Reflector {
   readonly #o: ReflectorOptions & {
-    pageSize: number;
     minWatchTimeoutSeconds: number;
     watchIdleTimeoutMs: number;
     random: () => number;
@@ -117,7 +121,6 @@ export class Reflector {
 
   constructor(options: ReflectorOptions) {
     this.#o = {
-      pageSize: 500,
       minWatchTimeoutSeconds: 300,
       watchIdleTimeoutMs: 75_000,
       random: Math.random,
@@ -191,9 +194,9 @@ export class Reflector {
   }
 
   /**
-   * One list at `resourceVersion`, in pages for the latest state (''), as client-go's pager. Only
+   * One list at `resourceVersion`; the latest state ('') in pages when `pageSize` is set. Only
    * the first request names the resourceVersion: continue tokens carry it, and an expired one
-   * falls back to a full list of the latest state.
+   * falls back to a full list of the latest state, as client-go's pager.
    */
   async #listAt(resourceVersion: string, signal: AbortSignal): Promise<string> {
     const sink = this.#o.sink;
@@ -221,9 +224,10 @@ export class Reflector {
       this.#serverSharded = shard !== undefined && meta.shardSelector === shard.selector;
       return { items: [], ...meta };
     };
-    if (resourceVersion !== '')
+    const { pageSize } = this.#o;
+    if (resourceVersion !== '' || pageSize === undefined)
       return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
-    return (await listInPages(fetchPage, this.#o.pageSize)).resourceVersion;
+    return (await listInPages(fetchPage, pageSize)).resourceVersion;
   }
 
   /**

@@ -94,7 +94,7 @@ describe('informer cache against a real API server', () => {
     assert.equal(events[0]?.obj.metadata?.managedFields, undefined, 'managedFields are stripped by default');
   });
 
-  it('lists the latest state in pages, then watches from that list', async () => {
+  it('lists the latest state, in pages of listPageSize or else in one response, then watches from that list', async () => {
     const ns = await namespace();
     const listed = Array.from({ length: 7 }, (_, i) => `listed-${i}`);
     for (const name of listed) await admin.create(configMap(ns, name));
@@ -119,6 +119,15 @@ describe('informer cache against a real API server', () => {
     await eventuallyTrue(() => handler.saw('add', 'after-list'), 'the watch from the list delivers');
     assert.equal(handler.events.filter((e) => e.initial).length, 7, 'nothing listed is delivered again');
     assert.equal(transport.lists.get(path), 4, 'no list but the pages of the first');
+
+    const unpaged = await startedCache({ namespaces: [ns] });
+    assert.equal(await unpaged.cache.informerFor(ConfigMapKind).waitForSync(), true);
+    assert.deepEqual(
+      (unpaged.transport.listQueries.get(path) ?? []).map((q) => [...q.keys()]),
+      [[]],
+      'by default a consistent list in one response',
+    );
+    assert.equal(unpaged.cache.informerFor(ConfigMapKind).store.size, 8);
   });
 
   it('caches a list larger than a parse batch as the API server holds it, custom resources whose items nest their first key among them', async () => {
