@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newCache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import type { ObjectKey } from '../../../src/runtime/client/object-key.ts';
 import { createOrPatch, createOrUpdate } from '../../../src/runtime/controllerutil/create-or-update.ts';
 import { WidgetKind, widgetsCrd } from '../controller/support.ts';
 
@@ -33,6 +35,38 @@ describe('createOrUpdate and createOrPatch', () => {
     const updated = await createOrUpdate(client, ConfigMapKind, key, mutate);
     assert.equal(updated.operation, 'updated');
     assert.deepEqual((await client.get(ConfigMapKind, key))?.data, { mode: 'off' });
+  });
+
+  it("updates an object its cache does not show yet (someone else's create, a shard's hand-over) instead of failing", async () => {
+    // A cache of the ConfigMaps labelled shown=yes: one created without it is not there, as a
+    // child whose shard label has yet to reach this shard's cache.
+    const cache = newCache({
+      kubeConfig: env.kubeConfig,
+      byKind: [{ kind: ConfigMapKind, labelSelector: 'shown=yes' }],
+    });
+    const stop = new AbortController();
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    try {
+      assert.ok(await cache.waitForCacheSync(stop.signal));
+      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+      const toNew = (cm: { data?: Record<string, string> }): void => {
+        cm.data = { mode: 'new' };
+      };
+      const writes = {
+        'lagging-update': (key: ObjectKey) => createOrUpdate(cached, ConfigMapKind, key, toNew),
+        'lagging-patch': (key: ObjectKey) => createOrPatch(cached, ConfigMapKind, key, toNew),
+      };
+      for (const [name, write] of Object.entries(writes)) {
+        const key = { namespace: 'default', name };
+        await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: key, data: { mode: 'old' } });
+        const outcome = await write(key);
+        assert.equal(outcome.operation, 'updated', name);
+        assert.deepEqual((await client.direct().get(ConfigMapKind, key))?.data, { mode: 'new' }, name);
+      }
+    } finally {
+      stop.abort();
+    }
   });
 
   it('refuses a mutate function that renames the object', async () => {

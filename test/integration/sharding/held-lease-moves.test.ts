@@ -10,7 +10,7 @@ import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import { silentLogger } from '../../../src/runtime/log/logger.ts';
+import { createLogger, silentLogger } from '../../../src/runtime/log/logger.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
@@ -53,7 +53,12 @@ function shardLease(clock: FakeClock, ring: string, name: string, holder: string
 }
 
 /** The sharder of `ring`'s Widgets on `clock`, through `transport`. */
-function widgetSharder(ring: string, transport: Transport, clock: FakeClock): Sharder {
+function widgetSharder(
+  ring: string,
+  transport: Transport,
+  clock: FakeClock,
+  leaseDuration = LEASE_DURATION,
+): Sharder {
   return new Sharder({
     ring,
     kinds: [{ kind: WidgetKind, controlled: [] }],
@@ -62,11 +67,11 @@ function widgetSharder(ring: string, transport: Transport, clock: FakeClock): Sh
     client: newClient({ transport }),
     transport,
     retryPeriod: 500,
-    leaseDuration: LEASE_DURATION,
+    leaseDuration,
     resyncPeriod: 600_000,
     concurrentMoves: 1,
     clock,
-    logger: silentLogger,
+    logger: process.env['DEBUG_SHARDER'] ? createLogger({ level: 'debug' }) : silentLogger,
     registry: new Registry(),
   });
 }
@@ -77,10 +82,11 @@ function runOnTickingClock(sharder: Sharder, clock: FakeClock): { stop: () => Pr
   const run = sharder.run(stop.signal);
   const ticking = setInterval(() => clock.advance(100), 10);
   return {
+    // The clock ticks until the sharder returned: a write of it may be waiting on the clock.
     stop: async () => {
-      clearInterval(ticking);
       stop.abort();
       await run;
+      clearInterval(ticking);
     },
   };
 }
@@ -93,6 +99,8 @@ function runOnTickingClock(sharder: Sharder, clock: FakeClock): { stop: () => Pr
 class ThrottledTransport implements Transport {
   throttle = 0;
   sent = 0;
+  /** When each Widget PATCH was sent, on the test's monotonic clock. */
+  readonly sentAt: number[] = [];
   readonly #inner: Transport;
   readonly #clock: FakeClock;
 
@@ -109,6 +117,7 @@ class ThrottledTransport implements Transport {
       await this.#clock.sleep(this.throttle, req.signal);
       req.signal?.throwIfAborted();
       this.sent++;
+      this.sentAt.push(this.#clock.monotonic());
     }
     const answer = await this.#inner.request<T>(req);
     if (req.method === 'GET' && /\/widgets(\?|$)/.test(req.path) && !req.path.includes('labelSelector')) {
@@ -166,6 +175,48 @@ describe("the sharder's moves of a gone shard's objects", () => {
 
       transport.throttle = LEASE_DURATION / 4;
       await eventuallyTrue(async () => (await widget()) === 'live', 'the Widget moved to the live shard');
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('keeps moving a list that outlives many takeovers of the Lease, without a pause', async () => {
+    const RING = 'long';
+    const SHARD = shardLabel(RING);
+    const WIDGETS = 30;
+    // Long enough that the API server's answers, in real time on a clock ten times as fast, take
+    // little of a hold.
+    const duration = 20_000;
+    const clock = new FakeClock(Date.now());
+    await client.create(shardLease(clock, RING, 'alive', 'alive', 3600));
+    await client.create(shardLease(clock, RING, 'left', '', 1));
+    for (let i = 0; i < WIDGETS; i++)
+      await client.create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: WidgetKind.kind,
+        metadata: { name: `long-${i}`, namespace: NAMESPACE, labels: { [SHARD]: 'left' } },
+        spec: { size: 1 },
+      });
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    // Eight writes a lease duration, one at a time: the list takes about four lease durations.
+    transport.throttle = duration / 8;
+    const running = runOnTickingClock(widgetSharder(RING, transport, clock, duration), clock);
+    try {
+      await eventuallyTrue(async () => {
+        const widgets = await client.direct().listAll(WidgetKind, {
+          namespace: NAMESPACE,
+          labelSelector: `${SHARD}=alive`,
+        });
+        return widgets.length === WIDGETS;
+      }, 'every Widget moved to shard alive');
+      const sent = transport.sentAt;
+      const span = (sent.at(-1) ?? 0) - (sent[0] ?? 0);
+      assert.ok(span > 2 * duration, `the list outlived several takeovers (took ${span} ms)`);
+      const gaps = sent.slice(1).map((at, i) => at - (sent[i] ?? at));
+      assert.ok(
+        Math.max(...gaps) < duration,
+        `a pause between moves: the longest gap was ${Math.max(...gaps)} ms (lease duration ${duration} ms)`,
+      );
     } finally {
       await running.stop();
     }

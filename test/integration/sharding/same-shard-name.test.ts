@@ -50,7 +50,7 @@ describe('two shard processes given one shard name', () => {
 
   it('runs one of them: the other waits, says why, and takes over once the first is gone', async () => {
     const all = await names();
-    shards.start('first', 'twin');
+    shards.start('first', { shardName: 'twin' });
     await eventuallyTrue(async () => {
       const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
       return (
@@ -58,7 +58,7 @@ describe('two shard processes given one shard name', () => {
       );
     }, 'the first process to reconcile every Widget on shard twin');
 
-    shards.start('second', 'twin');
+    shards.start('second', { shardName: 'twin' });
     await eventuallyTrue(
       () => shards.stderr('second').includes('held by another process'),
       `the second process to say its shard's Lease is held by another process; its stderr:\n${shards.stderr('second')}`,

@@ -20,9 +20,17 @@ export interface Interval {
   end?: number;
 }
 
+/** How {@link ShardProcesses.start} runs a process. */
+export interface StartOptions {
+  readonly shardName?: string;
+  readonly script?: string;
+}
+
 /** Shard processes of the test ring, and every reconcile they reported. */
 export class ShardProcesses {
   readonly intervals: Interval[] = [];
+  /** Each failed reconcile a process reported: `process widget: message`. */
+  readonly failures: string[] = [];
   readonly #open = new Map<string, Interval>();
   readonly #children = new Map<string, ChildProcess>();
   readonly #metrics = new Map<string, string>();
@@ -37,11 +45,12 @@ export class ShardProcesses {
   }
 
   /**
-   * Starts process `name` as a child process: the shard of that name, or of `shardName` (two
-   * processes given one shard name). Its reconciles are reported under `name`.
+   * Starts process `name` as a child process running `script` of testdata/ (default: shard.ts):
+   * the shard of that name, or of `shardName` (two processes given one shard name). Its reconciles
+   * are reported under `name`.
    */
-  start(name: string, shardName = name): void {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', 'shard.ts')], {
+  start(name: string, { shardName = name, script = 'shard.ts' }: StartOptions = {}): void {
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', script)], {
       env: { ...process.env, KUBECONFIG: this.#kubeconfigPath, SHARD: shardName, NAMESPACE: this.#namespace },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -98,6 +107,7 @@ export class ShardProcesses {
     // The process's name stands for the shard: two processes may be given one shard name.
     const [tag, , name = '', at = ''] = line.split(' ');
     if (tag === 'M') this.#metrics.set(shard, name);
+    if (tag === 'F') this.failures.push(`${shard} ${name}: ${line.split(' ').slice(3).join(' ')}`);
     if (tag === 'B') {
       const interval: Interval = { shard, name, start: Number(at) };
       this.intervals.push(interval);
