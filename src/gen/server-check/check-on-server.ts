@@ -1,3 +1,4 @@
+import type { Environment } from '../../envtest/index.ts';
 import { TsoperatorError } from '../../errors.ts';
 import type { Diagnostic } from '../../markers/index.ts';
 import { transportFor } from '../../runtime/client/transport.ts';
@@ -26,10 +27,19 @@ export interface CheckOnServerOptions {
 /** What the API server refuses of the generated manifests; an empty list when it accepts them all. */
 export async function checkOnServer(options: CheckOnServerOptions): Promise<Diagnostic[]> {
   if (options.target === 'cluster') return dryRunOn(clusterConfig(options.env), options);
-  const { startEnvironment } = await import('../../envtest/index.ts');
-  await using env = await startEnvironment();
+  await using env = await startControlPlane();
   // Awaited here, so that the control plane stops only once the dry runs are done.
   return await dryRunOn(loadRestConfig({ kubeconfig: env.admin.kubeconfigPath }), options);
+}
+
+/**
+ * Loaded only when needed. Kept out of the function that holds `await using`: tsc leaves the `.ts`
+ * of a dynamic import unrewritten inside the block it writes for `await using`, and the built CLI
+ * would then look for a file that does not exist.
+ */
+async function startControlPlane(): Promise<Environment> {
+  const { startEnvironment } = await import('../../envtest/index.ts');
+  return startEnvironment();
 }
 
 function dryRunOn(config: RestConfig, options: CheckOnServerOptions): Promise<Diagnostic[]> {

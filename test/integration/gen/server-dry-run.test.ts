@@ -10,6 +10,7 @@ import type { ServerTarget } from '../../../src/gen/server-check/check-on-server
 import { checkOnServer } from '../../../src/gen/server-check/check-on-server.ts';
 import { formatDiagnostic } from '../../../src/markers/index.ts';
 import { runCliCaptured } from '../../support/captured-cli.ts';
+import { runTsoperator } from '../../support/cli.ts';
 
 // `manifests --check --server-dry-run` asks a real API server to dry-run each CRD and webhook
 // configuration. What only the API server finds (CEL that does not compile, CEL over the cost
@@ -67,6 +68,20 @@ test('manifests --check --server-dry-run fails with the refusals at their marker
     assert.match(usage.stderr, /--server-dry-run checks the manifests: use it with --check/);
   } finally {
     process.chdir(start);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the built CLI starts its own control plane for --server-dry-run', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tsoperator-server-dry-run-built-'));
+  try {
+    await cp(join(fixtures, 'server', 'refused', 'src'), join(dir, 'src'), { recursive: true });
+    assert.equal((await runTsoperator(['manifests'], { cwd: dir })).code, 0);
+    const result = await runTsoperator(['manifests', '--check', '--server-dry-run'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /Internal error/);
+    assert.match(result.stderr, /src\/api\/v1\/gadget_types\.ts:8:6 - error TSOP3004: .*too short/);
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,4 +50,15 @@ test('a project that depends on tsoperator imports the runtime from it, and envt
   } finally {
     await rm(project, { recursive: true, force: true });
   }
+});
+
+test('no module of the built package imports a .ts file: a lazy import tsc left unrewritten fails at run time', async () => {
+  const built = await readdir(join(repoRoot, 'dist'), { recursive: true });
+  const unrewritten: string[] = [];
+  for (const path of built.filter((name) => name.endsWith('.js'))) {
+    const source = await readFile(join(repoRoot, 'dist', path), 'utf8');
+    for (const match of source.matchAll(/\bimport\(\s*['"`]([^'"`]+\.ts)['"`]\s*\)/g))
+      unrewritten.push(`${path}: ${match[1]}`);
+  }
+  assert.deepEqual(unrewritten, []);
 });
