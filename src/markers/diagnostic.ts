@@ -32,6 +32,7 @@ export const DiagnosticCodes = {
   conflictingMarkers: 'TSOP2003',
   unresolvedType: 'TSOP2004',
   invalidMarkerValue: 'TSOP2005',
+  uncheckedMarkerValue: 'TSOP2006',
   invalidCrd: 'TSOP3001',
   missingGroupVersion: 'TSOP3002',
   largeCrd: 'TSOP3003',
@@ -67,7 +68,9 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
     'Markers or types that contradict each other: a required field in a OneOf constraint, a type that refers to itself, two webhook configuration markers of one kind.',
   TSOP2004: 'A type name the generator cannot find: export the type from a file under `src/api`.',
   TSOP2005:
-    "A `default` or `example` marker's value that does not validate against the schema it stands in (its type, enum, bounds, length, pattern or format, or an object's required and unknown properties): the API server would refuse the default when the CRD is applied.",
+    "A `default` marker's value that does not validate against the schema it stands in (its type, enum, bounds, length, pattern or format, or an object's required and unknown properties), as written: the API server would refuse the CRD. It does not fill in the default's own properties' defaults before checking it, so write them out.",
+  TSOP2006:
+    "A warning: an `example` marker's value, or a `default` inside a map's values, that does not validate against the schema it stands in. The API server checks neither when the CRD is applied: an example only documents the field, and a default in a map's values is filled into objects that the API server then refuses.",
   TSOP3001:
     "A CRD marker's value the CRD cannot hold, or versions of a kind that make no valid CRD (no storage version, or more than one).",
   TSOP3002:

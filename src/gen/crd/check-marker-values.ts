@@ -12,8 +12,10 @@ const VALUE_KEYS = [
 
 /**
  * Reports every `default` and `example` of a kind's finished schema that does not validate against
- * the schema it stands in, at the marker that wrote it. Defaults are checked as the API server checks
- * them: with the defaults of their own properties applied first.
+ * the schema it stands in, at the marker that wrote it. A default is checked as the API server checks
+ * it when the CRD is applied: as written, its properties' own defaults not filled in. What the API
+ * server does not check is a warning: an example, which only documents, and a default inside a map's
+ * values, which it applies to objects that then fail validation.
  */
 export function checkMarkerValues(
   schema: JSONSchemaProps,
@@ -25,15 +27,27 @@ export function checkMarkerValues(
       const value = node[key];
       if (value === undefined) continue;
       if (node.type === 'array' && isEmptyObject(value)) continue;
-      const checked = key === 'default' ? withNestedDefaults(value, node) : value;
-      const problems = valueProblems(checked, node).map((p) => p.replace(/^: /, ''));
+      const problems = valueProblems(value, node).map((p) => p.replace(/^: /, ''));
       if (problems.length === 0) continue;
       const site = sites.at(path);
       const marker = site.markers.find((m) =>
         (markers as readonly MarkerDefinition[]).includes(m.definition),
       );
+      const location = marker?.location ?? site.location;
       const message = `${key} ${JSON.stringify(value)} does not validate against its schema: ${problems.join('; ')}`;
-      diagnostics.error(DiagnosticCodes.invalidMarkerValue, message, marker?.location ?? site.location);
+      if (key === 'example')
+        diagnostics.warning(
+          DiagnosticCodes.uncheckedMarkerValue,
+          `${message} (the API server does not check examples)`,
+          location,
+        );
+      else if (path.some((step) => step.kind === 'additionalProperties'))
+        diagnostics.warning(
+          DiagnosticCodes.uncheckedMarkerValue,
+          `${message} (the API server does not check a default inside a map's values, but objects it fills in would be refused)`,
+          location,
+        );
+      else diagnostics.error(DiagnosticCodes.invalidMarkerValue, message, location);
     }
   });
 }
@@ -56,24 +70,4 @@ function walk(
   if (schema.items) walk(schema.items, [...path, { kind: 'items' }], visit);
   if (typeof schema.additionalProperties === 'object')
     walk(schema.additionalProperties, [...path, { kind: 'additionalProperties' }], visit);
-}
-
-/** A value with the defaults of its schema's properties filled in where it leaves them out. */
-export function withNestedDefaults(value: JsonValue, schema: JSONSchemaProps): JsonValue {
-  if (Array.isArray(value)) {
-    const items = schema.items;
-    return items === undefined ? value : value.map((item) => withNestedDefaults(item, items));
-  }
-  if (value === null || typeof value !== 'object') return value;
-  const result: { [key: string]: JsonValue } = {};
-  for (const [name, property] of Object.entries(schema.properties ?? {}))
-    if (!(name in value) && property.default !== undefined) result[name] = property.default;
-  for (const [name, child] of Object.entries(value)) {
-    const property = schema.properties?.[name];
-    const additional =
-      typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-    const childSchema = property ?? additional;
-    result[name] = childSchema === undefined ? child : withNestedDefaults(child, childSchema);
-  }
-  return result;
 }

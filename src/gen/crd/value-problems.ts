@@ -78,9 +78,33 @@ function numberProblems(value: number, schema: JSONSchemaProps): string[] {
       problems.push(`should be greater than ${minimum}`);
     else if (value < minimum) problems.push(`should be greater than or equal to ${minimum}`);
   }
-  if (multipleOf !== undefined && multipleOf !== 0 && !Number.isInteger(value / multipleOf))
+  if (multipleOf !== undefined && !isMultipleOf(value, multipleOf, schema.type))
     problems.push(`should be a multiple of ${multipleOf}`);
   return problems;
+}
+
+/**
+ * As kube-openapi decides it: an integer value (the API server reads whole JSON numbers as integers)
+ * against the factor cut to an integer, exactly; any other value by a quotient that is an integer
+ * within a relative error of 1e-9, so that 0.07 is a multiple of 0.01. A factor the value's type
+ * cannot hold, or one that is not positive, is left to the API server.
+ */
+function isMultipleOf(value: number, factor: number, type: string | undefined): boolean {
+  if (factor <= 0 || (type === 'integer' && !Number.isInteger(factor))) return true;
+  if (Number.isInteger(value)) {
+    const whole = Math.trunc(factor);
+    return whole === 0 || value % whole === 0;
+  }
+  return isNearInteger(factor < 1 ? (1 / factor) * value : value / factor);
+}
+
+/** go-openapi's IsFloat64AJSONInteger. */
+function isNearInteger(value: number): boolean {
+  if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) return false;
+  const rounded = Math.round(value);
+  if (value === rounded) return true;
+  if (rounded === 0) return false;
+  return Math.abs(value - rounded) < 1e-9 * Math.abs(rounded);
 }
 
 function stringProblems(value: string, schema: JSONSchemaProps): string[] {
@@ -128,6 +152,8 @@ function objectProblems(value: { [key: string]: JsonValue }, schema: JSONSchemaP
   if (schema.minProperties !== undefined && keys.length < schema.minProperties)
     problems.push(`${at}: should have at least ${schema.minProperties} properties`);
   for (const name of schema.required ?? []) if (!(name in value)) problems.push(`${at}.${name}: required`);
+  const embedded = schema['x-kubernetes-embedded-resource'] === true;
+  if (embedded) problems.push(...embeddedResourceProblems(value, at));
   const keepsUnknown = schema['x-kubernetes-preserve-unknown-fields'] === true;
   for (const [name, child] of Object.entries(value)) {
     const property = schema.properties?.[name];
@@ -135,8 +161,33 @@ function objectProblems(value: { [key: string]: JsonValue }, schema: JSONSchemaP
     if (property !== undefined) problems.push(...valueProblems(child, property, `${at}.${name}`));
     else if (typeof additional === 'object')
       problems.push(...valueProblems(child, additional, `${at}.${name}`));
+    else if (embedded && TYPE_AND_OBJECT_META.has(name)) continue;
     else if (!keepsUnknown && additional !== true && schema.properties !== undefined)
       problems.push(`${at}.${name}: unknown field, which the API server would prune`);
   }
+  return problems;
+}
+
+/** What an embedded resource keeps whatever its schema lists: the API server checks them itself. */
+const TYPE_AND_OBJECT_META = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * An embedded resource (`x-kubernetes-embedded-resource`) needs an apiVersion and a kind, as the API
+ * server requires them: a group/version and a kind that is a DNS-1035 label once lowercased.
+ */
+function embeddedResourceProblems(value: { [key: string]: JsonValue }, at: string): string[] {
+  const problems: string[] = [];
+  const { apiVersion, kind, metadata } = value;
+  if (apiVersion === undefined) problems.push(`${at}.apiVersion: required`);
+  else if (typeof apiVersion !== 'string' || apiVersion === '' || apiVersion.split('/').length > 2)
+    problems.push(`${at}.apiVersion: must be a group/version, as "apps/v1" or "v1"`);
+  if (kind === undefined) problems.push(`${at}.kind: required`);
+  else if (typeof kind !== 'string' || !/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(kind.toLowerCase()))
+    problems.push(`${at}.kind: must be a kind name, as "ConfigMap"`);
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+  )
+    problems.push(`${at}.metadata: must be an object`);
   return problems;
 }
