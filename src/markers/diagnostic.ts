@@ -76,7 +76,7 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
   TSOP3002:
     'A kind in a folder without a `+groupName` marker: add a `groupversion-info.ts` there with `// +groupName=<group>` at its top.',
   TSOP3003:
-    'A warning: a CRD too large for how it is applied. Past 256 KiB of JSON a client-side `kubectl apply -f` refuses it (it copies the object into its last-applied annotation); within 10 % of 1.5 MiB etcd is about to refuse storing it. Apply it server-side, or shorten its descriptions with `crd.maxDescLen`.',
+    'A warning: a CRD too large for how it is applied. A client-side `kubectl apply -f` copies the object into its last-applied annotation, and the API server refuses it once its annotations pass 256 KiB; within 10 % of 1.5 MiB of JSON etcd is about to refuse storing it. Apply it server-side, or shorten its descriptions with `crd.maxDescLen`.',
   TSOP3004:
     "`manifests --check --server-dry-run`: the API server refused a CRD or webhook configuration in a dry run (a schema that is not structural, a CEL rule that does not compile or exceeds the cost budget, a default that does not validate). The message is the API server's own, placed at the marker that wrote the refused field.",
 };

@@ -28,7 +28,7 @@ test('a CRD past 256 KiB is warned about, at its kind, until its descriptions ar
   assert.deepEqual(warning.location, { file: 'src/api/v1/cronjob.types.ts', line: 16, column: 18 });
   assert.match(
     warning.message,
-    /^CRD cronjobs\.batch\.example\.org is 660 KiB as JSON, over the 256 KiB a client-side `kubectl apply -f`/,
+    /^CRD cronjobs\.batch\.example\.org is 660 KiB as JSON: a client-side `kubectl apply -f` copies it into an annotation, past the API server's 256 KiB limit/,
   );
   assert.deepEqual(warningsOf(fixture('large-crd'), 0), []);
 });
