@@ -330,4 +330,61 @@ describe('read-your-writes on a real API server', () => {
       cacheTransport.reconnect();
     }
   });
+  it('a write out of the selector answered late blocks no read once the cache has read past it', async () => {
+    const ns = await namespace();
+    const key = { namespace: ns, name: 'wanders' };
+    const cacheTransport = new ObservedTransport(transportFor(env.kubeConfig));
+    const cache = newCache({ namespaces: [ns], labelSelector: 'app=x', transport: cacheTransport });
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    const writes = new HeldAnswerTransport(transportFor(env.kubeConfig));
+    // Longer than a read from the cache may take here, shorter than the test's patience.
+    const timeoutMs = 2000;
+    const client = newClient({ transport: writes, cache, readYourWritesTimeoutMs: timeoutMs });
+    const created = await client.create(configMap(ns, 'wanders', { step: '0' }, { app: 'x' }));
+
+    // Out of the selector; the answer is held: the client learns of this write only later.
+    writes.hold((req) => req.method === 'PATCH');
+    const leaving = client.patch(created, mergePatch({ metadata: { labels: { app: 'y' } } }));
+    const [held] = await writes.heldCount(1);
+    await held?.answered;
+    await eventuallyTrue(
+      async () => (await cache.get(ConfigMapKind, key)) === undefined,
+      'the cache to drop it',
+    );
+    const back = await client.patch(created, mergePatch({ metadata: { labels: { app: 'x' } } }));
+    await eventuallyTrue(
+      async () =>
+        (await cache.get(ConfigMapKind, key))?.metadata?.resourceVersion === back.metadata?.resourceVersion,
+      'the cache to show it again',
+    );
+    held?.release();
+    await leaving;
+    const last = await client.patch(created, mergePatch({ data: { step: '3' } }));
+    await eventuallyTrue(
+      async () =>
+        (await cache.get(ConfigMapKind, key))?.metadata?.resourceVersion === last.metadata?.resourceVersion,
+      'the cache to show the last write',
+    );
+
+    const before = cacheTransport.lists.get(resourcePath(ConfigMapKind, ns)) ?? 0;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const read = await client.get(ConfigMapKind, key);
+      const took = performance.now() - started;
+      assert.equal(read?.data?.['step'], '3');
+      assert.ok(
+        took < timeoutMs / 2,
+        `read ${i} waited ${took.toFixed(0)} ms for a write the cache had read past`,
+      );
+    }
+    const listed = await client.list(ConfigMapKind, { namespace: ns });
+    assert.deepEqual(names(listed.items), ['wanders']);
+    assert.equal(
+      cacheTransport.lists.get(resourcePath(ConfigMapKind, ns)) ?? 0,
+      before,
+      'every read from the cache, none from the API server',
+    );
+  });
 });

@@ -45,6 +45,21 @@ describe('WriteExpectations', () => {
     assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '100', 'new') })), true);
   });
 
+  it('holds a write out of the selectors until the object is gone or the store has read past the write', () => {
+    const writes = new WriteExpectations();
+    writes.noteLeft('ns/a', obj('a', '5'), obj('a', '7'));
+    assert.equal(writes.settle('ns/a', view({ 'ns/a': obj('a', '5') }, '6')), false);
+    assert.equal(
+      writes.settle('ns/a', view({ 'ns/a': obj('a', '8') }, '8')),
+      true,
+      'back in the selectors since: progress past the write is enough',
+    );
+    writes.noteLeft('ns/b', obj('b', '5'), obj('b', '7'));
+    writes.note('ns/b', obj('b', '9'), false);
+    assert.equal(writes.settle('ns/b', view({ 'ns/b': obj('b', '6') }, '6')), false);
+    assert.equal(writes.settle('ns/b', view({ 'ns/b': obj('b', '9') }, '9')), true);
+  });
+
   it('settles all writes of a namespace for a list', () => {
     const writes = new WriteExpectations();
     writes.note('ns/a', obj('a', '5'), false);
