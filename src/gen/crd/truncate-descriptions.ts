@@ -32,9 +32,23 @@ function truncate(description: string, maxLength: number): string {
   if (bytes.length <= maxLength) return description;
   const kept = bytes.subarray(0, maxLength);
   const { terminal, space } = lastBoundaries(description, maxLength);
-  if (terminal > 0) return kept.subarray(0, terminal + 1).toString('utf8');
-  if (space > 0) return `${kept.subarray(0, space).toString('utf8')}...`;
-  return `${kept.toString('utf8')}...`;
+  if (terminal > 0) return goString(kept.subarray(0, terminal + 1));
+  if (space > 0) return `${goString(kept.subarray(0, space))}...`;
+  return `${goString(kept)}...`;
+}
+
+/**
+ * Bytes cut from valid UTF-8, as Go's JSON encoder writes them in controller-gen's output: one U+FFFD
+ * per byte of a character the cut split (Node would write one for the whole partial character).
+ */
+function goString(bytes: Buffer): string {
+  let start = bytes.length - 1;
+  while (start > 0 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
+  const lead = bytes[start] ?? 0;
+  const size = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+  const partial = bytes.length - start;
+  if (partial >= size) return bytes.toString('utf8');
+  return `${bytes.subarray(0, start).toString('utf8')}${'\ufffd'.repeat(partial)}`;
 }
 
 /** Byte offsets of the last sentence terminal and the last white space that start within the limit. */

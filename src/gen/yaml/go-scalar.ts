@@ -11,7 +11,8 @@ const NON_STRING =
 
 export function scalarStyle(value: string): ScalarStyle {
   if (
-    /[^\n\t\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u.test(value) ||
+    // go-yaml takes no character past U+FFFF for printable: an emoji makes the text double-quoted.
+    /[^\n\t\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufffd]/u.test(value) ||
     value.includes('\r')
   ) {
     return 'double';

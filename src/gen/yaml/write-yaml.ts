@@ -122,8 +122,13 @@ function scalarLines(value: YamlValue, indent: number, column: number): string[]
     case 'literal':
       return literal(text, indent);
     case 'double':
-      return [JSON.stringify(text)];
+      return [JSON.stringify(text).replace(/[\u{10000}-\u{10ffff}]/gu, goYamlEscape)];
   }
+}
+
+/** go-yaml writes a character past U+FFFF in a double-quoted scalar as `\U` and eight hex digits. */
+function goYamlEscape(char: string): string {
+  return `\\U${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(8, '0')}`;
 }
 
 /** go-yaml breaks at a single space once the line is past the width, never at the ends. */

@@ -15,11 +15,17 @@ import { CONTROLLER_TOOLS_VERSION, runControllerGen } from '../../support/contro
 // in the middle of a word.
 
 const parityRoot = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'parity');
-const CASES = ['topology', 'validation', 'colon-equals'];
-const LIMITS = [0, 40];
+// multibyte-desc: limits that cut inside a 3-byte and a 4-byte character, where Go writes one U+FFFD
+// per byte of the cut character.
+const CASES: readonly (readonly [string, readonly number[]])[] = [
+  ['topology', [0, 40]],
+  ['validation', [0, 40]],
+  ['colon-equals', [0, 40]],
+  ['multibyte-desc', [5, 10, 11, 14]],
+];
 
-for (const name of CASES) {
-  for (const maxDescLen of LIMITS) {
+for (const [name, limits] of CASES) {
+  for (const maxDescLen of limits) {
     test(`${name}, maxDescLen=${maxDescLen}: tsoperator writes what controller-gen writes`, async () => {
       const output = await mkdtemp(join(tmpdir(), `tsoperator-maxdesclen-${name}-`));
       try {
