@@ -241,6 +241,35 @@ describe('ApiEventRecorder on the API server', () => {
     }
     assert.equal((await eventsIn(namespace)).length, 1008);
   });
+
+  it('spends no rate limit on events the full queue dropped', async () => {
+    const cm = await subject();
+    const namespace = cm.metadata?.namespace ?? '';
+    const controller = `queue-first-${namespace}`;
+    const { events, held } = heldRecorder(new FakeClock(Date.UTC(2026, 5, 1, 10, 0, 0)), {
+      reportingController: controller,
+      maxQueuedEvents: 10,
+      maxConcurrentWrites: 1,
+    });
+    held.hold(isEventCreate, Infinity);
+    const droppedBefore = await dropped(controller);
+    // One being written, its answer held, and ten waiting: the queue is full.
+    recordAbout(events, namespace, 11);
+    await held.heldCount(1);
+    // More than the object's burst (25), every one turned away by the full queue.
+    for (let i = 0; i < 30; i++) events.event(cm, 'Normal', 'Flood', 'Reconcile', `flood ${i}`);
+    assert.equal((await dropped(controller)) - droppedBefore, 30);
+    held.releaseAll();
+    await events.flush();
+
+    events.event(cm, 'Normal', 'After', 'Reconcile', 'after the queue drained');
+    await events.flush();
+    const about = (await eventsIn(namespace)).filter((e) => e.regarding?.name === cm.metadata?.name);
+    assert.deepEqual(
+      about.map((e) => e.note),
+      ['after the queue drained'],
+    );
+  });
 });
 
 /** Records one event about each of `count` fresh 20 kB objects; returns weak references to them. */
