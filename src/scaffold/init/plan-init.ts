@@ -78,7 +78,10 @@ function projectConfig(
   version: string,
   previous: ProjectConfig | undefined,
 ): ProjectConfig {
+  // A re-run of init (--force) keeps what it does not set: resources, settings such as crd.maxDescLen
+  // that later commands added, the deploy-image kinds.
   return {
+    ...previous,
     version: '3',
     cliVersion: version,
     domain: options.domain,
@@ -87,6 +90,7 @@ function projectConfig(
     projectName: options.projectName,
     resources: previous?.resources ?? [],
     settings: {
+      ...previous?.settings,
       namespaced: options.namespaced,
       license: options.license,
       ...(options.owner === undefined ? {} : { owner: options.owner }),

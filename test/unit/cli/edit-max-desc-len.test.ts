@@ -38,6 +38,14 @@ describe('tsoperator edit --max-desc-len', () => {
     assert.equal((await tsoperator('manifests', '--check')).code, 0);
   });
 
+  it('keeps the limit when init --force regenerates the project', async () => {
+    const result = await tsoperator('init', '--force', '--domain', 'example.org');
+
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(await readFile(join(dir, 'PROJECT'), 'utf8'), /\n {4}crd:\n {6}maxDescLen: 0\n/);
+    assert.equal((await tsoperator('manifests', '--check')).code, 0);
+  });
+
   it('removes the limit with -1, and the descriptions come back', async () => {
     const result = await tsoperator('edit', '--max-desc-len', '-1');
 
