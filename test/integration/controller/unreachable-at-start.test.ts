@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
@@ -100,5 +101,35 @@ describe('a manager started while the API server is unreachable', () => {
     });
     const took = performance.now() - started;
     assert.ok(took >= budget - 100 && took < budget + SLACK_MS, `gave up after ${took} ms`);
+  });
+
+  it('gives up after cacheSyncTimeout when the server takes connections and never answers', async () => {
+    // What a hung API server, or a proxy whose upstream is gone, looks like: TLS never starts.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const budget = 3000;
+      const mgr = await managerAt(`https://127.0.0.1:${port}`, budget, uniqueNamespace('silent'));
+      mgr
+        .controller()
+        .for(ConfigMapKind)
+        .complete({ reconcile: async () => ({}) });
+      const started = performance.now();
+      await assert.rejects(mgr.start(new AbortController().signal), (err: unknown) => {
+        assert.ok(err instanceof ApiServerUnreachableError, String(err));
+        assert.match(err.message, /could not be reached within cacheSyncTimeout \(3000 ms\)/);
+        return true;
+      });
+      const took = performance.now() - started;
+      assert.ok(took >= budget - 100 && took < budget + SLACK_MS, `gave up after ${took} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
