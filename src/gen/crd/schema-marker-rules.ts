@@ -141,7 +141,11 @@ const k8sRequired = rule<true>((_, schema) => {
   return undefined;
 });
 
-/** On a type, `+k8s:enum` asks for values only a union of literals can give in TypeScript. */
+/**
+ * On a type, `+k8s:enum` asks for values only a union of literals can give in TypeScript. Decided
+ * from the type alone, before any other marker (an `Enum=` beside it) edits the schema, as
+ * controller-gen decides it from the type's constants.
+ */
 const k8sEnumOnType = rule<true>((_, schema) => {
   if (schema.enum !== undefined || schema.$ref !== undefined) return undefined;
   if (schema.type !== 'string') return `enum type must be a string, not ${found(schema)}`;
@@ -149,7 +153,7 @@ const k8sEnumOnType = rule<true>((_, schema) => {
     'a `string` alias has no values to collect into an enum, as Go constants would give; write the ' +
     "values as a union of string literals instead, e.g. `type Phase = 'Pending' | 'Running'`"
   );
-});
+}, DEFAULT_PRIORITY - 2);
 
 const defaultValue = (priority: number) =>
   rule<JsonValue>((value, schema) => {
