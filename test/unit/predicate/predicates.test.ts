@@ -113,6 +113,14 @@ describe('labelSelectorPredicate', () => {
       /"Gt" is not a valid/,
     );
   });
+
+  it('refuses an operator named like an inherited property of an object', () => {
+    for (const operator of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      assert.throws(
+        () => labelSelectorPredicate({ matchExpressions: [{ key: 'a', operator }] }),
+        new RegExp(`"${operator}" is not a valid label selector operator`),
+      );
+  });
 });
 
 describe('and, or, not', () => {
