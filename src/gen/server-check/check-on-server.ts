@@ -7,6 +7,7 @@ import { loadRestConfig } from '../../runtime/config/load-rest-config.ts';
 import type { RestConfig } from '../../runtime/config/rest-config.ts';
 import type { SchemaSites } from '../crd/schema-site.ts';
 import type { ManifestFile } from '../manifest-generator.ts';
+import { serverCheckFailure } from './server-check-failure.ts';
 import { serverDryRun } from './server-dry-run.ts';
 
 /**
@@ -16,12 +17,17 @@ import { serverDryRun } from './server-dry-run.ts';
  */
 export type ServerTarget = 'envtest' | 'cluster';
 
+/** How long the check waits for each answer. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export interface CheckOnServerOptions {
   readonly files: readonly ManifestFile[];
   readonly schemaSites: ReadonlyMap<string, SchemaSites>;
   readonly target: ServerTarget;
   /** For `cluster`: where to find the kubeconfig. Default: `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /** How long to wait for each answer. Default: 30 s. */
+  readonly requestTimeoutMs?: number;
 }
 
 /** What the API server refuses of the generated manifests; an empty list when it accepts them all. */
@@ -42,9 +48,15 @@ async function startControlPlane(): Promise<Environment> {
   return startEnvironment();
 }
 
-function dryRunOn(config: RestConfig, options: CheckOnServerOptions): Promise<Diagnostic[]> {
-  const transport = transportFor(config, { requestTimeoutMs: 30_000 });
-  return serverDryRun({ files: options.files, transport, schemaSites: options.schemaSites });
+/** The dry runs; a failure to ask (unreachable, refused credentials, not an API server) is one line. */
+async function dryRunOn(config: RestConfig, options: CheckOnServerOptions): Promise<Diagnostic[]> {
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const transport = transportFor(config, { requestTimeoutMs });
+  try {
+    return await serverDryRun({ files: options.files, transport, schemaSites: options.schemaSites });
+  } catch (err) {
+    throw serverCheckFailure(err, config.server, options.target, requestTimeoutMs / 1000) ?? err;
+  }
 }
 
 function clusterConfig(env: NodeJS.ProcessEnv | undefined): RestConfig {

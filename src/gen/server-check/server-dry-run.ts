@@ -52,12 +52,18 @@ export async function serverDryRun(options: ServerDryRunOptions): Promise<Diagno
           contentType: 'application/apply-patch+yaml',
         });
       } catch (err) {
-        if (!(err instanceof ApiError) || err.code >= 500 || err.code === 401 || err.code === 403) throw err;
+        if (!isRefusal(err)) throw err;
         diagnostics.push(...refusals(err, object, file.path, options.schemaSites));
       }
     }
   }
   return diagnostics;
+}
+
+/** A 4xx Status from the API server about the object: anything else is a failure to ask. */
+function isRefusal(err: unknown): err is ApiError {
+  if (!(err instanceof ApiError) || err.status.reason === undefined) return false;
+  return err.code >= 400 && err.code < 500 && ![401, 403, 429].includes(err.code);
 }
 
 function refusals(
