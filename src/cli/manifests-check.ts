@@ -4,6 +4,7 @@ import type { ManifestChange } from '../gen/manifest-sync.ts';
 import type { ManifestFile } from '../gen/manifest-generator.ts';
 import type { SchemaSites } from '../gen/crd/schema-site.ts';
 import type { ServerTarget } from '../gen/server-check/check-on-server.ts';
+import type { Diagnostic } from '../markers/index.ts';
 import { DiagnosticsError } from '../markers/index.ts';
 
 export interface ManifestsCheckOptions {
@@ -34,11 +35,17 @@ export async function runManifestsCheck(options: ManifestsCheckOptions): Promise
     baseline: options.baseline,
     ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
   });
+  // Asked before the JSON document is written, so that it holds what the API server refused.
+  const refused = await serverRefusals(options);
   if (options.format === 'json') {
     const stale = options.changes
       .filter((c) => c.status !== 'unchanged')
       .map(({ path, status }) => ({ path, status }));
-    const document = { stale, compatibility: compat.compatibilityJson(result) };
+    const document = {
+      stale,
+      compatibility: compat.compatibilityJson(result),
+      ...(refused === undefined ? {} : { serverRefusals: refused.map(refusalJson) }),
+    };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     process.stdout.write(compat.compatibilityLines(result));
@@ -48,14 +55,18 @@ export async function runManifestsCheck(options: ManifestsCheckOptions): Promise
   const problems = [
     staleManifestsError(options.changes),
     compat.incompatibleError(result),
-    await serverRefusals(options),
+    refused === undefined || refused.length === 0 ? undefined : new DiagnosticsError(refused),
   ].filter((error) => error !== undefined);
   if (problems.length > 0) throw new TsoperatorError(problems.map((error) => error.message).join('\n'));
 }
 
-async function serverRefusals(options: ManifestsCheckOptions): Promise<Error | undefined> {
+/** What the API server refused; undefined when the check was not asked for. */
+async function serverRefusals(options: ManifestsCheckOptions): Promise<Diagnostic[] | undefined> {
   if (options.server === undefined) return undefined;
   const { checkOnServer } = await import('../gen/server-check/check-on-server.ts');
-  const refused = await checkOnServer({ files: options.files, ...options.server });
-  return refused.length > 0 ? new DiagnosticsError(refused) : undefined;
+  return checkOnServer({ files: options.files, ...options.server });
+}
+
+function refusalJson({ location, code, message }: Diagnostic) {
+  return { file: location.file, line: location.line, column: location.column, code, message };
 }

@@ -63,6 +63,24 @@ test('manifests --check --server-dry-run fails with the refusals at their marker
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /src\/api\/v1\/thing_types\.ts:7:6 - error TSOP3004: .*compilation failed/);
     assert.match(result.stderr, /src\/api\/v1\/gadget_types\.ts:8:6 - error TSOP3004: .*too short/);
+    const json = await runCliCaptured([
+      'manifests',
+      '--check',
+      '--server-dry-run',
+      '--format',
+      'json',
+      ...against,
+    ]);
+    assert.equal(json.code, 1, json.stderr);
+    const document = JSON.parse(json.stdout) as {
+      serverRefusals?: { file: string; line: number; code: string }[];
+    };
+    assert.ok(
+      document.serverRefusals?.some(
+        (r) => r.file === 'src/api/v1/gadget_types.ts' && r.line === 8 && r.code === 'TSOP3004',
+      ),
+      json.stdout,
+    );
     const usage = await runCliCaptured(['manifests', '--server-dry-run']);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--server-dry-run checks the manifests: use it with --check/);
