@@ -55,7 +55,24 @@ export function refusalLocation(
   if (!refused || !sites) return undefined;
   const site = sites.at(refused.steps);
   const node = schemaNode(crd, refused);
-  return markerFor(refused.key, node, site.markers)?.location ?? site.location;
+  return (
+    (markerFor(refused.key, node, site.markers) ?? itemsMarkerFor(refused, node, sites))?.location ??
+    site.location
+  );
+}
+
+const ITEMS_PREFIX = 'kubebuilder:validation:items:';
+
+/** An array's items are shaped by `items:` markers too, which stand on the array's field or type. */
+function itemsMarkerFor(
+  refused: RefusedField,
+  node: JSONSchemaProps | undefined,
+  sites: SchemaSites,
+): ParsedMarker | undefined {
+  if (refused.steps.at(-1)?.kind !== 'items') return undefined;
+  const array = sites.at(refused.steps.slice(0, -1));
+  const items = array.markers.filter((m) => m.definition.name.startsWith(ITEMS_PREFIX));
+  return markerFor(refused.key, node, items);
 }
 
 function schemaNode(crd: CustomResourceDefinition, refused: RefusedField): JSONSchemaProps | undefined {

@@ -38,6 +38,10 @@ test('what the API server refuses is reported at the marker that wrote it', asyn
   );
   at('src/api/v1/thing_types.ts:13:6 - error TSOP3004: ', 'estimated rule cost exceeds budget');
   at(
+    'src/api/v1/thing_types.ts:19:6 - error TSOP3004: ',
+    'properties[tags].items.x-kubernetes-validations[0].rule: Invalid value',
+  );
+  at(
     'src/api/v1/gadget_types.ts:8:6 - error TSOP3004: ',
     'properties[code].default: Invalid value: "ab": too short',
   );
