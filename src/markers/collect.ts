@@ -132,11 +132,22 @@ function parseLines(
     } else if (OWN_NAMESPACE.test(result.name)) {
       context.diagnostics.error(DiagnosticCodes.unknownMarker, `unknown marker +${result.name}`, at(0));
     } else if (K8S_NAMESPACE.test(result.name) && !isCodeGeneratorTag(result.name)) {
-      const message = `marker +${result.name} is read by no generator and changes nothing in the manifests`;
-      context.diagnostics.warning(DiagnosticCodes.unknownK8sMarker, message, at(0));
+      context.diagnostics.warning(DiagnosticCodes.unknownK8sMarker, k8sMarkerWarning(result.name), at(0));
     }
   }
   return new MarkerSet(markers);
+}
+
+/**
+ * `+k8s:validation:` tags are read by Kubernetes' openapi-gen, the others (`+k8s:maxLength`) by its
+ * validation-gen; no CRD generator reads either, so the limit they mean is missing from the CRD.
+ */
+function k8sMarkerWarning(name: string): string {
+  const crd = "CRD generation (tsoperator's or controller-gen's)";
+  const readBy = name.startsWith('k8s:validation:')
+    ? `is read by Kubernetes' openapi-gen, not by ${crd}`
+    : `is not read by ${crd}, only by Kubernetes' own generators (validation-gen reads the declarative-validation tags)`;
+  return `marker +${name} ${readBy}: it changes nothing in the CRD; a +kubebuilder:validation: marker would`;
 }
 
 function locate(file: SourceFile, offset: number, context: MarkerContext): SourceLocation {

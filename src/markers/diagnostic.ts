@@ -59,7 +59,7 @@ export const DiagnosticSummaries: Readonly<Record<DiagnosticCode, string>> = {
   TSOP1006:
     'The marker text does not follow the marker grammar: a missing `=` or `,`, an unterminated string, or one value given to a marker that takes named arguments.',
   TSOP1007:
-    "A warning: a `+k8s:` marker no generator of tsoperator (or controller-gen) reads, so it changes nothing in the manifests; often one of Kubernetes' declarative-validation tags, whose `+kubebuilder:validation:` counterpart would. The code generators' own tags (`+k8s:deepcopy-gen`, `+k8s:openapi-gen`, `+k8s:conversion-gen`, ...) are left alone.",
+    "A warning: a `+k8s:` marker that CRD generation (tsoperator's or controller-gen's) does not read, so it changes nothing in the CRD: a `+k8s:validation:` tag, which Kubernetes' openapi-gen reads for built-in types, or a declarative-validation tag (`+k8s:maxLength`); its `+kubebuilder:validation:` counterpart would. The code generators' own tags (`+k8s:deepcopy-gen`, `+k8s:openapi-gen`, `+k8s:conversion-gen`, ...) are left alone.",
   TSOP2001:
     'A marker does not fit the schema of what it stands on, e.g. a string marker on a number or an `items` marker on a field that is not an array.',
   TSOP2002:

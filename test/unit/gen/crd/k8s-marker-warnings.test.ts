@@ -16,8 +16,9 @@ test('unknown +k8s: markers are warned at their file:line:col; code-generator ta
     onWarning: (warning) => warnings.push(warning),
   });
   assert.deepEqual(warnings.map(formatDiagnostic), [
-    'src/api/v1/thing_types.ts:9:6 - warning TSOP1007: marker +k8s:maxLength is read by no generator and changes nothing in the manifests',
-    'src/api/v1/thing_types.ts:15:6 - warning TSOP1007: marker +k8s:eachVal is read by no generator and changes nothing in the manifests',
+    "src/api/v1/thing_types.ts:9:6 - warning TSOP1007: marker +k8s:maxLength is not read by CRD generation (tsoperator's or controller-gen's), only by Kubernetes' own generators (validation-gen reads the declarative-validation tags): it changes nothing in the CRD; a +kubebuilder:validation: marker would",
+    "src/api/v1/thing_types.ts:15:6 - warning TSOP1007: marker +k8s:eachVal is not read by CRD generation (tsoperator's or controller-gen's), only by Kubernetes' own generators (validation-gen reads the declarative-validation tags): it changes nothing in the CRD; a +kubebuilder:validation: marker would",
+    "src/api/v1/thing_types.ts:17:6 - warning TSOP1007: marker +k8s:validation:pattern is read by Kubernetes' openapi-gen, not by CRD generation (tsoperator's or controller-gen's): it changes nothing in the CRD; a +kubebuilder:validation: marker would",
   ]);
   assert.deepEqual(
     files.map((file) => file.path),
