@@ -43,7 +43,13 @@ export function registerEditCommand(program: Command): void {
       const plugins = flags.plugins === undefined ? [] : parsePlugins(flags.plugins);
       const changes = await planEdit({ dir, plugins, maxDescLen: flags.maxDescLen });
       await applyPlan(dir, changes, flags.dryRun);
-      if (flags.maxDescLen === undefined || flags.dryRun) return;
-      process.stdout.write(`manifests regenerated:\n${formatChanges(await regenerateManifests(dir))}`);
+      if (flags.maxDescLen === undefined) return;
+      // A dry run writes no PROJECT, so the new limit is given to the generator directly.
+      const manifests = await regenerateManifests(dir, {
+        maxDescLen: flags.maxDescLen,
+        dryRun: flags.dryRun,
+      });
+      const heading = flags.dryRun ? 'manifests that would be regenerated' : 'manifests regenerated';
+      process.stdout.write(`${heading}:\n${formatChanges(manifests)}`);
     });
 }

@@ -5,15 +5,22 @@ import { applyWrites } from './apply.ts';
 import { fileWrites, type Change } from './change.ts';
 import { StagingTree } from './staging-tree.ts';
 
+export interface RegenerateOptions {
+  /** The description limit to write with, ahead of PROJECT (for a dry run of a change to it). */
+  readonly maxDescLen?: number;
+  /** Only say what would change. Default: false. */
+  readonly dryRun?: boolean;
+}
+
 /**
  * Regenerates the project's manifests (CRDs, RBAC) from its types and markers, as `create api`
  * does at its end so that the new kind's CRD exists before its controller test runs. Written all
- * at once, like a scaffold.
+ * at once, like a scaffold; with `dryRun`, nothing is written and the changes say what would be.
  */
-export async function regenerateManifests(root: string): Promise<Change[]> {
+export async function regenerateManifests(root: string, options: RegenerateOptions = {}): Promise<Change[]> {
   let files: ManifestFile[];
   try {
-    files = generateManifests({ root });
+    files = generateManifests({ root, maxDescLen: options.maxDescLen });
   } catch (err) {
     if (!isTsoperatorError(err)) throw err;
     throw new TsoperatorError(
@@ -25,6 +32,6 @@ export async function regenerateManifests(root: string): Promise<Change[]> {
   const tree = await StagingTree.open(root);
   for (const file of files) await tree.update(file.path, file.content);
   const changes = tree.changes();
-  await applyWrites(root, fileWrites(changes));
+  if (options.dryRun !== true) await applyWrites(root, fileWrites(changes));
   return changes;
 }

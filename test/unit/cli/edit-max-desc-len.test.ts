@@ -22,6 +22,20 @@ describe('tsoperator edit --max-desc-len', () => {
   });
   after(() => rm(root, { recursive: true, force: true }));
 
+  it('with --dry-run, says which manifests would be regenerated and writes nothing', async () => {
+    const before = await readFile(join(dir, CRD), 'utf8');
+
+    const result = await tsoperator('edit', '--max-desc-len', '0', '--dry-run');
+
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /manifests that would be regenerated:\n(.*\n)*overwrite +config\/crd\/bases\/demo\.example\.org_webapps\.yaml/,
+    );
+    assert.equal(await readFile(join(dir, CRD), 'utf8'), before);
+    assert.doesNotMatch(await readFile(join(dir, 'PROJECT'), 'utf8'), /maxDescLen/);
+  });
+
   it('keeps the limit in PROJECT and regenerates the CRDs without descriptions', async () => {
     assert.match(await readFile(join(dir, CRD), 'utf8'), /description:/);
 
