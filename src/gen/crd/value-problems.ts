@@ -121,13 +121,53 @@ function stringProblems(value: string, schema: JSONSchemaProps): string[] {
   return problems;
 }
 
-/** A pattern as JavaScript reads it; one only Go's RE2 reads is left to the API server. */
+/**
+ * A pattern as Go's RE2 reads it, in JavaScript: `.` is any character but `\n` (JavaScript also
+ * stops at `\r`, U+2028 and U+2029), `\s` is ASCII space only (JavaScript's takes in U+00A0 and
+ * others). A pattern that cannot be carried over exactly is left to the API server.
+ */
 function compilePattern(pattern: string): RegExp | undefined {
+  const source = re2Source(pattern);
+  if (source === undefined) return undefined;
   try {
-    return new RegExp(pattern, 'u');
+    return new RegExp(source, 'u');
   } catch {
     return undefined;
   }
+}
+
+const RE2_SPACE = '\\t\\n\\f\\r ';
+
+function re2Source(pattern: string): string | undefined {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '\\') {
+      const next = pattern[i + 1] ?? '';
+      i++;
+      if (next === 's') out += inClass ? RE2_SPACE : `[${RE2_SPACE}]`;
+      else if (next === 'S') {
+        if (inClass) return undefined;
+        out += `[^${RE2_SPACE}]`;
+      } else out += `\\${next}`;
+    } else if (inClass) {
+      // RE2's POSIX classes ([[:alpha:]]) read otherwise in JavaScript.
+      if (char === '[' && pattern[i + 1] === ':') return undefined;
+      if (char === ']') inClass = false;
+      out += char;
+    } else if (char === '[') {
+      inClass = true;
+      out += char;
+      // A `]` first in a class (after an optional `^`) is a literal in RE2.
+      if (pattern[i + 1] === '^') out += pattern[++i];
+      if (pattern[i + 1] === ']') {
+        out += '\\]';
+        i++;
+      }
+    } else out += char === '.' ? '[^\\n]' : char;
+  }
+  return out;
 }
 
 function arrayProblems(value: JsonValue[], schema: JSONSchemaProps, at: string): string[] {

@@ -121,6 +121,22 @@ const cases: readonly Case[] = [
   },
   ...(
     [
+      ['^.*$', 'a\rb', 'accepted'],
+      ['^.*$', 'a\nb', 'refused'],
+      ['^\\S+$', 'a\u00a0b', 'accepted'],
+      ['^\\S+$', 'a b', 'refused'],
+      ['^[\\s]+$', '\u00a0', 'refused'],
+      ['^[a-z]+$', 'Upper', 'refused'],
+    ] as const
+  ).map(([pattern, value, verdict]): Case => ({
+    name: `${JSON.stringify(value).replaceAll('\u00a0', '\\u00a0')} against the pattern ${pattern}`,
+    field: `// +kubebuilder:validation:Pattern=\`${pattern}\`\n  DEFAULT\n  text?: string;`,
+    value,
+    at: ['text'],
+    verdict,
+  })),
+  ...(
+    [
       ['mac', '02:00:5e:10:00:00:00:01', 'accepted'],
       ['mac', '0200.5e10.0000', 'accepted'],
       ['mac', '02:00:5e:10:00', 'refused'],
