@@ -1,5 +1,6 @@
 import type { KubeObject } from '../api/kube-object.ts';
-import { apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts';
+import { ApiError, apiErrorFromStatus, isGone, type Status } from '../client/api-error.ts';
+import { isHealthChecked } from '../client/health-checked.ts';
 import type { Kind } from '../client/kind.ts';
 import { listInPages, type PageRequest } from '../client/list-pager.ts';
 import type { ObjectList } from '../client/options.ts';
@@ -56,9 +57,12 @@ export interface ReflectorOptions {
   readonly minWatchTimeoutSeconds?: number;
   /**
    * A watch that has delivered neither event nor bookmark for this long is restarted: its
-   * connection may have died without a word (over HTTP/1.1 nothing else notices). The API
-   * server's watch cache sends a bookmark at least once a minute to a watch that asks for them,
-   * as ours do, so a quiet kind is not restarted. Default: 75 000.
+   * connection may have died without a word. Only where nothing else notices, and only where
+   * silence says so: on a connection no health check watches (HTTP/1.1; HTTP/2's PING notices a
+   * dead path), once the reflector's watches have had a bookmark. The API server's watch cache
+   * sends one at least once a minute to a watch that asks for them, as ours do; a server without
+   * a watch cache for the kind (--watch-cache=false, some aggregated APIs) sends none, and its
+   * quiet watches are left to their timeoutSeconds. Default: 75 000.
    */
   readonly watchIdleTimeoutMs?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -78,8 +82,9 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
 /**
  * Lists a kind, then watches it from the list's resourceVersion with bookmarks, as client-go's
  * Reflector. A watch that ends normally is resumed from the last resourceVersion seen, without a
- * relist, and so is one silent for `watchIdleTimeoutMs`; 410 Gone relists; any other failure
- * backs off (800 ms to 30 s, jittered) and retries. It stops only when `signal` aborts.
+ * relist, and so is one silent for `watchIdleTimeoutMs` (see there); 410 Gone relists; any
+ * other failure backs off (800 ms to 30 s, jittered, or the Retry-After of a 429 when longer) and
+ * retries. It stops only when `signal` aborts.
  *
  * The first list is a consistent one, the latest state (resourceVersion ''): "synced" then
  * means the store holds a state at least as new as the API server's when the informer started,
@@ -118,6 +123,8 @@ export class Reflector {
   #lastError: unknown;
   /** Whether the last list's metadata echoed the shard selector: the server applied it. */
   #serverSharded = false;
+  /** Whether a watch has had a bookmark since the last one restarted as silent: silence then means a dead path. */
+  #bookmarks = false;
 
   constructor(options: ReflectorOptions) {
     this.#o = {
@@ -147,7 +154,7 @@ export class Reflector {
         if (this.#mustList) await this.#list(signal);
         const healthy = await this.#watch(this.#resourceVersion, signal);
         if (healthy) this.#healthy();
-        else await this.#backoff.wait(signal);
+        else await this.#pause(undefined, signal);
       } catch (err) {
         if (signal.aborted) return;
         if (isGone(err)) {
@@ -157,14 +164,23 @@ export class Reflector {
           });
           this.#mustList = true;
           // 410 again before any event came means the server cannot serve this watch: no list storm.
-          if (this.#goneInARow++ > 0) await this.#backoff.wait(signal);
+          if (this.#goneInARow++ > 0) await this.#pause(undefined, signal);
           continue;
         }
         this.#lastError = err;
         this.#o.logger.error('list/watch failed, retrying', { kind: this.#o.kind.kind, err });
-        await this.#backoff.wait(signal);
+        await this.#pause(err, signal);
       }
     }
+  }
+
+  /**
+   * The backoff's next pause, or longer when the failure asked for it: a 429 past the transport's
+   * retries carries the Retry-After the server still wants.
+   */
+  #pause(err: unknown, signal: AbortSignal): Promise<void> {
+    const asked = err instanceof ApiError ? (err.status.details?.retryAfterSeconds ?? 0) * 1000 : 0;
+    return this.#o.clock.sleep(Math.max(this.#backoff.next(), asked), signal);
   }
 
   /**
@@ -246,14 +262,8 @@ export class Reflector {
     const path = withQuery(this.#path(), query);
     // Our own end of the watch: past its deadline, or silent.
     const ended = new AbortController();
-    const deadline = setTimeout(() => ended.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
-    const idle = setTimeout(() => {
-      this.#o.logger.info('watch silent, restarting it', {
-        kind: this.#o.kind.kind,
-        silentMs: this.#o.watchIdleTimeoutMs,
-      });
-      ended.abort();
-    }, this.#o.watchIdleTimeoutMs);
+    let deadline: NodeJS.Timeout | undefined;
+    let idle: NodeJS.Timeout | undefined;
     const started = this.#o.clock.monotonic();
     let delivered = false;
     try {
@@ -262,9 +272,20 @@ export class Reflector {
         AbortSignal.any([signal, ended.signal]),
         this.#o.metadataOnly ? PARTIAL_OBJECT_METADATA : undefined,
       );
+      // From the answer's head: the Retry-After waits before it are no part of the watch.
+      deadline = setTimeout(() => ended.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
+      const guarded = !isHealthChecked(res);
+      const guard = (): void => {
+        idle ??= setTimeout(() => this.#silent(ended), this.#o.watchIdleTimeoutMs);
+      };
+      if (guarded && this.#bookmarks) guard();
       try {
         for await (const event of watchEvents(res)) {
-          idle.refresh();
+          idle?.refresh();
+          if (event.type === 'BOOKMARK') {
+            this.#bookmarks = true;
+            if (guarded) guard();
+          }
           if (event.type === 'ERROR')
             throw apiErrorFromStatus(event.object as Status, `watch ${this.#o.kind.plural}`);
           const rv = event.object.metadata?.resourceVersion;
@@ -288,6 +309,20 @@ export class Reflector {
       clearTimeout(idle);
     }
     return delivered || this.#o.clock.monotonic() - started >= MIN_HEALTHY_WATCH_MS;
+  }
+
+  /**
+   * Ends a watch silent past `watchIdleTimeoutMs`. Its successor is guarded again only once it has
+   * had a bookmark: a server that stopped sending them (a watch cache re-initialising after a
+   * restart) costs one restart, not one per idle timeout.
+   */
+  #silent(ended: AbortController): void {
+    this.#o.logger.info('watch silent, restarting it', {
+      kind: this.#o.kind.kind,
+      silentMs: this.#o.watchIdleTimeoutMs,
+    });
+    this.#bookmarks = false;
+    ended.abort();
   }
 
   /** A metadata-only event's object says PartialObjectMetadata: it is an object of the kind. */

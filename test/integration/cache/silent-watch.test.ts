@@ -16,6 +16,8 @@ import { SeverableProxy } from '../../support/severable-proxy.ts';
 
 /** The HTTP/1.1 transport's wait for an answer on a pooled socket before it takes a fresh one. */
 const PING_TIMEOUT_MS = 500;
+/** The API server's watch cache sends a watch a bookmark at least once a minute. */
+const BOOKMARK_WITHIN_MS = 65_000;
 /** Room for a loaded machine: scheduling, a TLS handshake, the event's delivery. */
 const SLACK_MS = 5000;
 
@@ -69,7 +71,19 @@ describe('watches over HTTP/1.1 on a path that goes silent', { concurrency: true
   it('restarts a watch silent for watchIdleTimeoutMs on a new connection: what was written meanwhile arrives', async () => {
     const idleMs = 3000;
     const ns = await namespace('silent');
-    const { proxy, handler } = await cacheThroughProxy(ns, { watchIdleTimeoutMs: idleMs });
+    // A watch of 120 s (no jitter): the server's first bookmark comes within a minute.
+    const { proxy, handler } = await cacheThroughProxy(ns, {
+      watchIdleTimeoutMs: idleMs,
+      minWatchTimeoutSeconds: 120,
+      random: () => 0,
+    });
+    // Silence means a dead path only once bookmarks have been seen to flow: until then none is
+    // restarted. Events keep it from going silent meanwhile.
+    for (let i = 0; i * 1000 < BOOKMARK_WITHIN_MS; i++) {
+      await admin.create(configMap(ns, `written-meanwhile-${i}`));
+      await eventuallyTrue(() => handler.saw('add', `written-meanwhile-${i}`), 'the watch delivering');
+      await sleep(1000);
+    }
     // The watch is open and delivering before its path goes silent.
     await admin.create(configMap(ns, 'written-before'));
     await eventuallyTrue(() => handler.saw('add', 'written-before'), 'the watch delivering');

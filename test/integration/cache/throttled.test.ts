@@ -103,4 +103,26 @@ describe('informers through a 429 storm', () => {
     assert.ok(late < RETRY_AFTER_S * 1000 + SLACK_MS, `synced ${late.toFixed(0)} ms after the storm`);
     assert.ok(handler.saw('add', 'existing'));
   });
+
+  it('waits a Retry-After longer than 10 s in full, as client-go: one list, then synced after it', async () => {
+    const ns = await namespace();
+    await admin.create(configMap(ns, 'existing'));
+    const { cache, handler } = proxiedCache(ns);
+    const lists = (): number =>
+      proxy.requests.filter(
+        (r) => r.startsWith(`GET /api/v1/namespaces/${ns}/configmaps`) && !r.includes('watch='),
+      ).length;
+    const retryAfterS = 12;
+    proxy.throttle(retryAfterS);
+    const started = performance.now();
+    cache.start(stop.signal);
+    await sleep(retryAfterS * 1000 - 1000);
+    assert.equal(lists(), 1, 'list requests within the Retry-After');
+    proxy.release();
+
+    assert.equal(await cache.waitForCacheSync(), true);
+    const took = performance.now() - started;
+    assert.ok(took < retryAfterS * 1000 + SLACK_MS, `synced ${took.toFixed(0)} ms after the start`);
+    assert.ok(handler.saw('add', 'existing'));
+  });
 });
