@@ -153,9 +153,12 @@ const TUTORIAL_APPLY = `  // #region apply
     const generation = cronJob.metadata?.generation;
     const now = new Date(this.clock.now());
 
-    // 1. The CronJob's Jobs, read from the cache through the field index setup() registered.
+    // 1. The CronJob's Jobs, read from the cache through the field index setup() registered. The
+    // last run is the latest of theirs and the one the status recorded: a run whose Job the
+    // history limit deleted has still run.
     const jobs = sortJobs(await this.ownedJobs(cronJob, signal));
-    const lastRun = jobs.lastScheduled;
+    const recorded = cronJob.status?.lastScheduleTime;
+    const lastRun = latest(jobs.lastScheduled, recorded === undefined ? undefined : new Date(recorded));
     cronJob.status = {
       ...cronJob.status,
       active: jobs.active.map(jobReference),
@@ -176,8 +179,13 @@ const TUTORIAL_APPLY = `  // #region apply
 
     // 4. The run that is due now, if any, and when the next one is.
     const since = lastRun ?? new Date(cronJob.metadata?.creationTimestamp ?? now);
-    const { due, next } = dueRuns(cronJob.spec, since, now);
+    const { due, missed, next } = dueRuns(cronJob.spec, since, now);
     const nextRun = requeueAfter(next.getTime() - now.getTime());
+    if (missed > MAX_MISSED_RUNS) {
+      // As Kubernetes' CronJob controller: say so, and start the latest run all the same.
+      const note = \`more than \${MAX_MISSED_RUNS.toString()} runs missed: check the clock, or set startingDeadlineSeconds\`;
+      this.events.event(cronJob, 'Warning', 'TooManyMissedTimes', 'Run', note);
+    }
     this.report(cronJob, 'True', 'Scheduled', \`next run at \${formatTime(next)}\`);
     if (due === undefined) {
       await this.writeStatus(cronJob, before, signal);
@@ -191,20 +199,20 @@ const TUTORIAL_APPLY = `  // #region apply
       return nextRun;
     }
     if (cronJob.spec.concurrencyPolicy === 'Replace') {
-      for (const job of jobs.active) {
-        await this.client.delete(job, { propagationPolicy: 'Background', signal });
-      }
+      for (const job of jobs.active) await this.deleteJob(job, signal);
+      cronJob.status.active = [];
     }
 
     // 6. Start the due run. Its name holds its time, so a second reconcile cannot start it again.
     const job = jobFor(cronJob, due);
     try {
-      await this.client.create(job, { signal });
+      const created = await this.client.create(job, { signal });
       this.events.event(cronJob, 'Normal', 'Started', 'Run', \`started Job \${job.metadata.name}\`);
+      cronJob.status.active = [...(cronJob.status.active ?? []), jobReference(created)];
     } catch (err) {
+      // Started by an earlier reconcile whose Job the cache has yet to show.
       if (!isAlreadyExists(err)) throw err;
     }
-    cronJob.status.active = [...(cronJob.status.active ?? []), jobReference(job)];
     cronJob.status.lastScheduleTime = formatTime(due);
     await this.writeStatus(cronJob, before, signal);
 
@@ -213,15 +221,29 @@ const TUTORIAL_APPLY = `  // #region apply
   }
   // #endregion apply
 
-  /** The Jobs this CronJob controls, from the manager's cache. */
+  // #region owned-jobs
+  /**
+   * The Jobs this CronJob controls, from the manager's cache: those of an earlier CronJob of the
+   * same name, which the garbage collector has yet to delete, are not its own.
+   */
   async ownedJobs(cronJob: CronJob, signal: AbortSignal): Promise<Json<V1Job>[]> {
     const jobs = await this.client.list(JobKind, {
       namespace: cronJob.metadata?.namespace ?? '',
       fieldSelector: \`\${JOB_OWNER_KEY}=\${cronJob.metadata?.name ?? ''}\`,
       signal,
     });
-    return jobs.items;
+    return jobs.items.filter((job) => getControllerOf(job)?.uid === cronJob.metadata?.uid);
   }
+
+  /** Deletes a Job with its Pods; one already gone (another reconcile, the garbage collector) is fine. */
+  async deleteJob(job: Json<V1Job>, signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.delete(job, { propagationPolicy: 'Background', signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  // #endregion owned-jobs
 
   // #region prune
   /** Deletes the oldest of \`finished\` (sorted oldest first) beyond \`limit\`, with their Pods. */
@@ -232,22 +254,19 @@ const TUTORIAL_APPLY = `  // #region apply
   ): Promise<void> {
     if (limit === undefined) return;
     for (const job of finished.slice(0, Math.max(0, finished.length - limit))) {
-      try {
-        await this.client.delete(job, { propagationPolicy: 'Background', signal });
-      } catch (err) {
-        // Another reconcile, or the garbage collector, got there first.
-        if (!isNotFound(err)) throw err;
-      }
+      await this.deleteJob(job, signal);
     }
   }
   // #endregion prune
 
+  // #region report
   /** Available says whether runs start; the scaffold's other conditions say nothing went wrong. */
   report(cronJob: CronJob, available: 'True' | 'False', reason: string, message: string): void {
     setCondition(cronJob, { type: 'Available', status: available, reason, message });
     setCondition(cronJob, { type: 'Progressing', status: 'False', reason: 'Reconciled' });
     setCondition(cronJob, { type: 'Degraded', status: 'False', reason: 'Reconciled' });
-  }`;
+  }
+  // #endregion report`;
 
 /** Helpers of the tutorial's reconcile, below the class. */
 const TUTORIAL_HELPERS = `
@@ -291,6 +310,12 @@ export function sortJobs(jobs: readonly Json<V1Job>[]): SortedJobs {
   };
 }
 
+/** The later of two times, either of which may be missing. */
+function latest(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return a > b ? a : b;
+}
+
 /** A reference to a Job, for the CronJob's status. */
 function jobReference(job: Json<V1Job>): V1ObjectReference {
   return {
@@ -331,42 +356,40 @@ const SCHEDULE_FILE = `import { Cron } from 'croner';
 import type { CronJobSpec } from '../api/v1/cronjob.types.ts';
 
 // #region due-runs
-/** More missed runs than this means a clock or a schedule gone wrong: refuse to guess. */
-const MAX_MISSED_RUNS = 100;
+/** More missed runs than this means a clock or a schedule gone wrong: the controller says so. */
+export const MAX_MISSED_RUNS = 100;
 
 /** The run to start now, if one is due, and when the one after it is. */
 export interface DueRuns {
   /** The latest scheduled time in (since, now], unless it is past spec.startingDeadlineSeconds. */
   readonly due: Date | undefined;
+  /** How many scheduled times fell in (since, now], counted up to MAX_MISSED_RUNS + 1. */
+  readonly missed: number;
   /** The first scheduled time after now. */
   readonly next: Date;
 }
 
 /**
- * Which run is due at \`now\`, given that the last one started at \`since\` (or the CronJob was
- * created then): only the latest missed run starts, and not at all once it is older than the
+ * Which run is due at \`now\`, given that the last one was scheduled for \`since\` (or the CronJob
+ * was created then): only the latest missed run starts, and not at all once it is older than the
  * starting deadline, as Kubernetes' CronJob controller does.
  */
 export function dueRuns(spec: CronJobSpec, since: Date, now: Date): DueRuns {
   const cron = new Cron(spec.schedule, { paused: true });
+  // previousRuns gives the runs before its reference: one millisecond on, \`now\` itself counts.
+  const latest = cron.previousRuns(1, new Date(now.getTime() + 1))[0];
+  const missed = latest !== undefined && latest > since ? runsBetween(cron, since, now) : 0;
   const deadline = spec.startingDeadlineSeconds;
-  // Runs before the deadline window cannot start anyway: no need to count them.
-  const earliest =
-    deadline === undefined ? since : new Date(Math.max(since.getTime(), now.getTime() - deadline * 1000));
-  let due: Date | undefined;
-  let missed = 0;
-  for (let run = cron.nextRun(earliest); run !== null && run <= now; run = cron.nextRun(run)) {
-    due = run;
-    missed += 1;
-    if (missed > MAX_MISSED_RUNS) {
-      throw new Error(
-        \`more than \${MAX_MISSED_RUNS.toString()} missed runs: set or lower spec.startingDeadlineSeconds, or check the clock\`,
-      );
-    }
-  }
+  const tooLate =
+    deadline !== undefined && latest !== undefined && now.getTime() - latest.getTime() > deadline * 1000;
   const next = cron.nextRun(now);
   if (next === null) throw new Error(\`the schedule \${spec.schedule} has no run after \${now.toISOString()}\`);
-  return { due, next };
+  return { due: missed > 0 && !tooLate ? latest : undefined, missed, next };
+}
+
+/** The scheduled times in (since, now], counted up to one more than MAX_MISSED_RUNS. */
+function runsBetween(cron: Cron, since: Date, now: Date): number {
+  return cron.nextRuns(MAX_MISSED_RUNS + 1, since).filter((run) => run <= now).length;
 }
 // #endregion due-runs
 `;
@@ -403,8 +426,16 @@ describe('dueRuns', () => {
     assert.deepEqual(dueRuns(spec, at('10:00:10'), at('10:03:15')).due, at('10:03:00'));
   });
 
-  it('refuses to guess after more than 100 missed runs', () => {
-    assert.throws(() => dueRuns(everyMinute, at('10:00:00'), at('12:00:00')), /more than 100 missed runs/);
+  it('still starts the latest run after more than 100 missed, and says how many it counted', () => {
+    const { due, missed } = dueRuns(everyMinute, at('10:00:00'), at('12:00:30'));
+
+    assert.deepEqual(due, at('12:00:00'));
+    assert.equal(missed, 101);
+  });
+
+  it('takes a run scheduled for now as due, and one at since as done', () => {
+    assert.deepEqual(dueRuns(everyMinute, at('10:00:00'), at('10:01:00')).due, at('10:01:00'));
+    assert.equal(dueRuns(everyMinute, at('10:01:00'), at('10:01:00')).due, undefined);
   });
 });
 // #endregion test
@@ -501,6 +532,9 @@ test('CronJobReconciler', async (t) => {
   await t.test('starts nothing before the first run is due', async () => {
     await client.create(await sample());
     await cacheCaughtUp();
+    // From the second the CronJob was created: a minute on, a run is always due.
+    const created = Date.parse((await client.get(CronJobKind, key))?.metadata?.creationTimestamp ?? '');
+    if (created > clock.now()) clock.advance(created - clock.now());
 
     const result = await reconciler.reconcile(key, signal);
 
@@ -542,6 +576,46 @@ test('CronJobReconciler', async (t) => {
     const newest = (await client.get(CronJobKind, key))?.status?.lastScheduleTime ?? '';
     const seconds = (Date.parse(newest) / 1000).toString();
     assert.deepEqual(await jobs(), [\`\${key.name}-\${seconds}\`]);
+  });
+
+  await t.test('does not start a run again once the history limit deleted its Job', async () => {
+    const cronJob = await client.get(CronJobKind, key);
+    assert.ok(cronJob);
+    await client.patch(cronJob, mergePatch({ spec: { successfulJobsHistoryLimit: 0 } }));
+    await cacheCaughtUp();
+    await reconciler.reconcile(key, signal);
+    await cacheCaughtUp();
+
+    await reconciler.reconcile(key, signal);
+
+    assert.deepEqual(await jobs(), []);
+  });
+
+  await t.test('with Replace, deletes the running Job before it starts the next', async () => {
+    const cronJob = await client.get(CronJobKind, key);
+    assert.ok(cronJob);
+    await client.patch(cronJob, mergePatch({ spec: { concurrencyPolicy: 'Replace' } }));
+    clock.advance(60_000);
+    await cacheCaughtUp();
+    await reconciler.reconcile(key, signal);
+    const [running] = await jobs();
+    clock.advance(60_000);
+    await cacheCaughtUp();
+
+    await reconciler.reconcile(key, signal);
+
+    const [next, ...others] = await jobs();
+    assert.ok(
+      running !== undefined && next !== undefined && next !== running,
+      'a new Job replaced the running one',
+    );
+    assert.deepEqual(others, []);
+    const active = (await client.get(CronJobKind, key))?.status?.active ?? [];
+    assert.deepEqual(
+      active.map((job) => job.name),
+      [next],
+    );
+    assert.ok(active[0]?.uid, 'the reference names the Job by uid too');
   });
 
   await t.test('starts nothing while suspended', async () => {
@@ -645,7 +719,7 @@ function controllerEdits(): (readonly [string, string])[] {
     ['  type EventRecorder,\n', '  type EventRecorder,\n  type Json,\n'],
     [
       "import { CronJobKind, type CronJob } from '../api/v1/cronjob.types.ts';\n",
-      "import { CronJobKind, type CronJob } from '../api/v1/cronjob.types.ts';\nimport { dueRuns } from './due-runs.ts';\n\n" +
+      "import { CronJobKind, type CronJob } from '../api/v1/cronjob.types.ts';\nimport { dueRuns, MAX_MISSED_RUNS } from './due-runs.ts';\n\n" +
         '// #region index\n/** The field index of Jobs by the name of the CronJob that controls them. */\n' +
         "export const JOB_OWNER_KEY = '.metadata.controller';\n// #endregion index\n",
     ],
@@ -720,14 +794,29 @@ function validateCronJob(cronJob: CronJob): Warnings {
       message: \`may not be more than \${MAX_NAME_LENGTH.toString()} characters\`,
     });
   }
-  try {
-    new Cron(cronJob.spec.schedule, { paused: true });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    errors.push({ field: 'spec.schedule', value: cronJob.spec.schedule, message });
+  const problem = scheduleProblem(cronJob.spec.schedule);
+  if (problem !== undefined) {
+    errors.push({ field: 'spec.schedule', value: cronJob.spec.schedule, message: problem });
   }
   if (errors.length > 0) throw new ValidationError(errors);
   return [];
+}
+
+/**
+ * What is wrong with a schedule, as Kubernetes' CronJob reads schedules: five fields (minute,
+ * hour, day of month, month, day of week) or a descriptor such as \`@hourly\`, with a next run.
+ */
+function scheduleProblem(schedule: string): string | undefined {
+  const text = schedule.trim();
+  if (!text.startsWith('@') && text.split(/\\s+/).length !== 5) {
+    return 'must have five fields: minute, hour, day of month, month and day of week';
+  }
+  try {
+    if (new Cron(text, { paused: true }).nextRun() === null) return 'has no next run';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return undefined;
 }
 // #endregion validate`;
 
@@ -747,6 +836,26 @@ function validatorEdits(): (readonly [string, string])[] {
     [SCAFFOLD_RULE, TUTORIAL_RULE],
   ];
 }
+
+/** The scaffold's case for its example rule, which the tutorial's cases replace. */
+export const SCAFFOLD_INVALID_CASE =
+  "    invalid.spec.schedule = '';\n\n" +
+  "    await assert.rejects(client.create(invalid), /spec\\.schedule: Required value: must not be empty/);\n  });";
+
+/** The tutorial's cases for its validator's rules. */
+export const TUTORIAL_INVALID_CASES =
+  "    invalid.spec.schedule = 'every minute';\n\n" +
+  "    await assert.rejects(client.create(invalid), /spec\\.schedule: Invalid value: \"every minute\"/);\n  });\n\n" +
+  "  await t.test('refuses a schedule with seconds, or with no next run', async () => {\n" +
+  "    const seconds = await cronJob('seconds');\n" +
+  "    seconds.spec.schedule = '0 */5 * * * *';\n" +
+  "    await assert.rejects(client.create(seconds), /spec\\.schedule: Invalid value: .*: must have five fields/);\n" +
+  "    const never = await cronJob('never');\n" +
+  "    never.spec.schedule = '0 0 31 2 *';\n" +
+  "    await assert.rejects(client.create(never), /spec\\.schedule: Invalid value: .*: has no next run/);\n" +
+  '  });\n\n' +
+  "  await t.test('refuses a name too long for the names of its Jobs', async () => {\n" +
+  "    await assert.rejects(client.create(await cronJob('a'.repeat(53))), /metadata\\.name: Too long/);\n  });";
 
 /** The webhook test, for the tutorial's defaults and rules. */
 function webhookTestEdits(): (readonly [string, string])[] {
@@ -768,14 +877,6 @@ function webhookTestEdits(): (readonly [string, string])[] {
         '    assert.equal(created.spec.suspend, false);\n    assert.equal(created.spec.successfulJobsHistoryLimit, 3);\n' +
         '    assert.equal(created.spec.failedJobsHistoryLimit, 1);\n  });',
     ],
-    [
-      "    invalid.spec.schedule = '';\n\n" +
-        "    await assert.rejects(client.create(invalid), /spec\\.schedule: Required value: must not be empty/);\n  });",
-      "    invalid.spec.schedule = 'every minute';\n\n" +
-        "    await assert.rejects(client.create(invalid), /spec\\.schedule: Invalid value: \"every minute\"/);\n  });\n\n" +
-        "  await t.test('refuses a name too long for the names of its Jobs', async () => {\n" +
-        "    await assert.rejects(client.create(await cronJob('a'.repeat(53))), /metadata\\.name: Too long/);\n  });\n" +
-        '  // #endregion test',
-    ],
+    [SCAFFOLD_INVALID_CASE, `${TUTORIAL_INVALID_CASES}\n  // #endregion test`],
   ];
 }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { shellWord } from '../../src/scaffold/update/format-update.ts';
 import { BackgroundBlock, type Ending } from './background-block.ts';
 import { groupAlive, killGroup, spawnGroup } from './process-groups.ts';
@@ -10,6 +11,9 @@ export interface BlockRun {
   readonly output: string;
   readonly timedOut: boolean;
 }
+
+/** How long output is read after a block's shell ended, from a job it left running. */
+const OUTPUT_AFTER_EXIT_MS = 200;
 
 /** Variables bash sets for itself, which are no part of what the reader exported. */
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
@@ -65,7 +69,16 @@ export class ReaderTerminal {
     }, timeoutMs);
     const ending = await new Promise<Ending>((resolve, reject) => {
       child.on('error', reject);
-      child.on('close', (exitCode, signal) => resolve({ code: exitCode, signal }));
+      // The block is over when its shell is: a job it left running (`cmd &`) holds the output
+      // pipes open, so its output is read for a moment more, then let go.
+      child.on('exit', (exitCode, signal) => {
+        const closed = new Promise<void>((done) => child.once('close', () => done()));
+        void Promise.race([closed, sleep(OUTPUT_AFTER_EXIT_MS)]).then(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve({ code: exitCode, signal });
+        });
+      });
     }).finally(() => clearTimeout(timer));
     if (child.pid !== undefined && groupAlive(child.pid)) this.leftovers.push(child.pid);
     if (ending.code === 0 && !timedOut) await this.takeState(state);

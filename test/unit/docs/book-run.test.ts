@@ -132,6 +132,19 @@ describe('running a page of the book', () => {
     await assert.rejects(runBookPages([nothing]), /no background block runs `npm start` to stop/);
   });
 
+  it('ends a block when its shell ends, though a job it started (`cmd &`) runs on, and kills that job at the end', async () => {
+    const pidFile = join(evidence, 'job.pid');
+    const alive = join(evidence, 'job-alive');
+    const file = await page(
+      fence(`sleep 600 &\necho $! > ${pidFile}\necho started`),
+      fence(`kill -0 "$(cat ${pidFile})" && echo yes > ${alive}`),
+    );
+    const [report] = await runBookPages([file]);
+    assert.equal(report?.ran, 2);
+    assert.equal(await readFile(alive, 'utf8'), 'yes\n', 'the job ran on into the next block');
+    assert.equal(isAlive(Number(await readFile(pidFile, 'utf8'))), false, 'the job is gone after the run');
+  });
+
   it('fails when a background block ends before printing its line, showing its output', async () => {
     const file = await page(fence('echo starting\nexit 1', 'background until "never printed"'));
     await assert.rejects(

@@ -34,7 +34,7 @@ import {
   type Result,
 } from '../runtime/index.ts';
 import { CronJobKind, type CronJob } from '../api/v1/cronjob.types.ts';
-import { dueRuns } from './due-runs.ts';
+import { dueRuns, MAX_MISSED_RUNS } from './due-runs.ts';
 
 // #region index
 /** The field index of Jobs by the name of the CronJob that controls them. */
@@ -132,9 +132,12 @@ export class CronJobReconciler implements Reconciler {
     const generation = cronJob.metadata?.generation;
     const now = new Date(this.clock.now());
 
-    // 1. The CronJob's Jobs, read from the cache through the field index setup() registered.
+    // 1. The CronJob's Jobs, read from the cache through the field index setup() registered. The
+    // last run is the latest of theirs and the one the status recorded: a run whose Job the
+    // history limit deleted has still run.
     const jobs = sortJobs(await this.ownedJobs(cronJob, signal));
-    const lastRun = jobs.lastScheduled;
+    const recorded = cronJob.status?.lastScheduleTime;
+    const lastRun = latest(jobs.lastScheduled, recorded === undefined ? undefined : new Date(recorded));
     cronJob.status = {
       ...cronJob.status,
       active: jobs.active.map(jobReference),
@@ -155,8 +158,13 @@ export class CronJobReconciler implements Reconciler {
 
     // 4. The run that is due now, if any, and when the next one is.
     const since = lastRun ?? new Date(cronJob.metadata?.creationTimestamp ?? now);
-    const { due, next } = dueRuns(cronJob.spec, since, now);
+    const { due, missed, next } = dueRuns(cronJob.spec, since, now);
     const nextRun = requeueAfter(next.getTime() - now.getTime());
+    if (missed > MAX_MISSED_RUNS) {
+      // As Kubernetes' CronJob controller: say so, and start the latest run all the same.
+      const note = `more than ${MAX_MISSED_RUNS.toString()} runs missed: check the clock, or set startingDeadlineSeconds`;
+      this.events.event(cronJob, 'Warning', 'TooManyMissedTimes', 'Run', note);
+    }
     this.report(cronJob, 'True', 'Scheduled', `next run at ${formatTime(next)}`);
     if (due === undefined) {
       await this.writeStatus(cronJob, before, signal);
@@ -170,20 +178,20 @@ export class CronJobReconciler implements Reconciler {
       return nextRun;
     }
     if (cronJob.spec.concurrencyPolicy === 'Replace') {
-      for (const job of jobs.active) {
-        await this.client.delete(job, { propagationPolicy: 'Background', signal });
-      }
+      for (const job of jobs.active) await this.deleteJob(job, signal);
+      cronJob.status.active = [];
     }
 
     // 6. Start the due run. Its name holds its time, so a second reconcile cannot start it again.
     const job = jobFor(cronJob, due);
     try {
-      await this.client.create(job, { signal });
+      const created = await this.client.create(job, { signal });
       this.events.event(cronJob, 'Normal', 'Started', 'Run', `started Job ${job.metadata.name}`);
+      cronJob.status.active = [...(cronJob.status.active ?? []), jobReference(created)];
     } catch (err) {
+      // Started by an earlier reconcile whose Job the cache has yet to show.
       if (!isAlreadyExists(err)) throw err;
     }
-    cronJob.status.active = [...(cronJob.status.active ?? []), jobReference(job)];
     cronJob.status.lastScheduleTime = formatTime(due);
     await this.writeStatus(cronJob, before, signal);
 
@@ -192,15 +200,29 @@ export class CronJobReconciler implements Reconciler {
   }
   // #endregion apply
 
-  /** The Jobs this CronJob controls, from the manager's cache. */
+  // #region owned-jobs
+  /**
+   * The Jobs this CronJob controls, from the manager's cache: those of an earlier CronJob of the
+   * same name, which the garbage collector has yet to delete, are not its own.
+   */
   async ownedJobs(cronJob: CronJob, signal: AbortSignal): Promise<Json<V1Job>[]> {
     const jobs = await this.client.list(JobKind, {
       namespace: cronJob.metadata?.namespace ?? '',
       fieldSelector: `${JOB_OWNER_KEY}=${cronJob.metadata?.name ?? ''}`,
       signal,
     });
-    return jobs.items;
+    return jobs.items.filter((job) => getControllerOf(job)?.uid === cronJob.metadata?.uid);
   }
+
+  /** Deletes a Job with its Pods; one already gone (another reconcile, the garbage collector) is fine. */
+  async deleteJob(job: Json<V1Job>, signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.delete(job, { propagationPolicy: 'Background', signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  // #endregion owned-jobs
 
   // #region prune
   /** Deletes the oldest of `finished` (sorted oldest first) beyond `limit`, with their Pods. */
@@ -211,22 +233,19 @@ export class CronJobReconciler implements Reconciler {
   ): Promise<void> {
     if (limit === undefined) return;
     for (const job of finished.slice(0, Math.max(0, finished.length - limit))) {
-      try {
-        await this.client.delete(job, { propagationPolicy: 'Background', signal });
-      } catch (err) {
-        // Another reconcile, or the garbage collector, got there first.
-        if (!isNotFound(err)) throw err;
-      }
+      await this.deleteJob(job, signal);
     }
   }
   // #endregion prune
 
+  // #region report
   /** Available says whether runs start; the scaffold's other conditions say nothing went wrong. */
   report(cronJob: CronJob, available: 'True' | 'False', reason: string, message: string): void {
     setCondition(cronJob, { type: 'Available', status: available, reason, message });
     setCondition(cronJob, { type: 'Progressing', status: 'False', reason: 'Reconciled' });
     setCondition(cronJob, { type: 'Degraded', status: 'False', reason: 'Reconciled' });
   }
+  // #endregion report
 
   /**
    * Runs once the CronJob is being deleted, with cleansUpOutsideTheCluster on: releases what it
@@ -300,6 +319,12 @@ export function sortJobs(jobs: readonly Json<V1Job>[]): SortedJobs {
     failed: ordered.filter((job) => finishedAs(job) === 'Failed'),
     lastScheduled: last === undefined ? undefined : scheduledTime(last),
   };
+}
+
+/** The later of two times, either of which may be missing. */
+function latest(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return a > b ? a : b;
 }
 
 /** A reference to a Job, for the CronJob's status. */

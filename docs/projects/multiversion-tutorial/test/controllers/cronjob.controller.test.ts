@@ -91,6 +91,9 @@ test('CronJobReconciler', async (t) => {
   await t.test('starts nothing before the first run is due', async () => {
     await client.create(await sample());
     await cacheCaughtUp();
+    // From the second the CronJob was created: a minute on, a run is always due.
+    const created = Date.parse((await client.get(CronJobKind, key))?.metadata?.creationTimestamp ?? '');
+    if (created > clock.now()) clock.advance(created - clock.now());
 
     const result = await reconciler.reconcile(key, signal);
 
@@ -132,6 +135,46 @@ test('CronJobReconciler', async (t) => {
     const newest = (await client.get(CronJobKind, key))?.status?.lastScheduleTime ?? '';
     const seconds = (Date.parse(newest) / 1000).toString();
     assert.deepEqual(await jobs(), [`${key.name}-${seconds}`]);
+  });
+
+  await t.test('does not start a run again once the history limit deleted its Job', async () => {
+    const cronJob = await client.get(CronJobKind, key);
+    assert.ok(cronJob);
+    await client.patch(cronJob, mergePatch({ spec: { successfulJobsHistoryLimit: 0 } }));
+    await cacheCaughtUp();
+    await reconciler.reconcile(key, signal);
+    await cacheCaughtUp();
+
+    await reconciler.reconcile(key, signal);
+
+    assert.deepEqual(await jobs(), []);
+  });
+
+  await t.test('with Replace, deletes the running Job before it starts the next', async () => {
+    const cronJob = await client.get(CronJobKind, key);
+    assert.ok(cronJob);
+    await client.patch(cronJob, mergePatch({ spec: { concurrencyPolicy: 'Replace' } }));
+    clock.advance(60_000);
+    await cacheCaughtUp();
+    await reconciler.reconcile(key, signal);
+    const [running] = await jobs();
+    clock.advance(60_000);
+    await cacheCaughtUp();
+
+    await reconciler.reconcile(key, signal);
+
+    const [next, ...others] = await jobs();
+    assert.ok(
+      running !== undefined && next !== undefined && next !== running,
+      'a new Job replaced the running one',
+    );
+    assert.deepEqual(others, []);
+    const active = (await client.get(CronJobKind, key))?.status?.active ?? [];
+    assert.deepEqual(
+      active.map((job) => job.name),
+      [next],
+    );
+    assert.ok(active[0]?.uid, 'the reference names the Job by uid too');
   });
 
   await t.test('starts nothing while suspended', async () => {

@@ -35,8 +35,16 @@ describe('dueRuns', () => {
     assert.deepEqual(dueRuns(spec, at('10:00:10'), at('10:03:15')).due, at('10:03:00'));
   });
 
-  it('refuses to guess after more than 100 missed runs', () => {
-    assert.throws(() => dueRuns(everyMinute, at('10:00:00'), at('12:00:00')), /more than 100 missed runs/);
+  it('still starts the latest run after more than 100 missed, and says how many it counted', () => {
+    const { due, missed } = dueRuns(everyMinute, at('10:00:00'), at('12:00:30'));
+
+    assert.deepEqual(due, at('12:00:00'));
+    assert.equal(missed, 101);
+  });
+
+  it('takes a run scheduled for now as due, and one at since as done', () => {
+    assert.deepEqual(dueRuns(everyMinute, at('10:00:00'), at('10:01:00')).due, at('10:01:00'));
+    assert.equal(dueRuns(everyMinute, at('10:01:00'), at('10:01:00')).due, undefined);
   });
 });
 // #endregion test

@@ -67,7 +67,17 @@ export interface CacheOptions {
   readonly resyncPeriodMs?: number;
   /** Watches end after 1-2× this many seconds and are resumed. Default: 300. */
   readonly minWatchTimeoutSeconds?: number;
-  /** Objects per page of the lists informers make, where the server pages them. Default: 500 (client-go's pager). */
+  /**
+   * A watch that has delivered neither event nor bookmark for this long is restarted on a new
+   * request: its connection may have died silently, which over HTTP/1.1 nothing else notices. The
+   * API server sends a bookmark at least once a minute. Default: 75 000.
+   */
+  readonly watchIdleTimeoutMs?: number;
+  /**
+   * Informers list the latest state in pages of this many objects. Default: one response, which
+   * kube-apiserver 1.34+ serves from its watch cache; set it (500 is client-go's pager's) for a
+   * server without a watch cache, whose etcd would otherwise read a whole kind at once.
+   */
   readonly listPageSize?: number;
   /** Pauses after list/watch errors. Default: 800 ms doubling to 30 s, jittered. */
   readonly backoff?: BackoffOptions;
@@ -277,6 +287,7 @@ export class Cache implements CacheReader {
       ...(own?.metadataOnly ? { metadataOnly: true } : {}),
       ...(this.#shards.has(kind) ? { shard: this.#shards.get(kind) } : {}),
       ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+      ...(o.watchIdleTimeoutMs ? { watchIdleTimeoutMs: o.watchIdleTimeoutMs } : {}),
       ...(o.listPageSize ? { pageSize: o.listPageSize } : {}),
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.random ? { random: o.random } : {}),

@@ -46,6 +46,8 @@ export interface SharderOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry: Registry;
+  /** See RingMembershipOptions.expiredProcess. */
+  readonly expiredProcess?: string;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -54,6 +56,18 @@ interface Plan {
   readonly kind: Kind;
   readonly action: 'drain' | 'move';
   readonly to?: string;
+  /**
+   * The objects it controls, on their way to its new shard: moved before it (a move), or before
+   * it is assigned anew (a drain), so that its new shard's cache holds them when it first
+   * reconciles it. Otherwise its reconcile there finds none and creates them: AlreadyExists.
+   */
+  readonly children?: readonly Child[];
+}
+
+/** An object a ring kind's object controls, as the resync listed it. */
+interface Child {
+  readonly obj: KubeObject;
+  readonly kind: Kind;
 }
 
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
@@ -89,6 +103,8 @@ export class Sharder {
   readonly #unassigned = new Map<Kind, SharedInformer<Json<KubeObject>>>();
   /** Monotonic time each object's drain was marked, by queue key, for the hand-over metric. */
   readonly #drainMarks = new Map<string, number>();
+  /** The controlled objects of each object being drained, by queue key, as the last resync listed them. */
+  #drainChildren = new Map<string, readonly Child[]>();
   #ring = new HashRing([]);
   #resyncAt = 0;
   /** When the Leases were last checked (monotonic), and the check in flight. */
@@ -153,6 +169,7 @@ export class Sharder {
       clock: this.#o.clock,
       logger,
       metrics: this.#metrics,
+      ...(this.#o.expiredProcess === undefined ? {} : { expiredProcess: this.#o.expiredProcess }),
     });
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
     try {
@@ -250,6 +267,11 @@ export class Sharder {
     if (!kind || !obj || obj.metadata?.labels?.[this.#shardLabel] !== undefined) return;
     const shard = await this.#shardOf(kind, obj, membership);
     if (!shard) return;
+    const children = this.#drainChildren.get(item);
+    if (children) {
+      await this.#moveChildren(children, shard);
+      this.#drainChildren.delete(item);
+    }
     await this.#write(obj, { [this.#shardLabel]: shard, [this.#drainLabel]: null });
     this.#metrics.assignments.inc(this.#kindLabels(kind));
     const marked = this.#drainMarks.get(item);
@@ -259,7 +281,7 @@ export class Sharder {
         { ring: this.#o.ring },
         (this.#o.clock.monotonic() - marked) / 1000,
       );
-      // Its controlled objects are still on the old shard: the next resync moves them.
+      // Controlled objects the last resync did not list (created since) follow in the next one.
       this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
     }
   }
@@ -292,12 +314,17 @@ export class Sharder {
   async #resync(membership: RingMembership, ring: HashRing, signal: AbortSignal): Promise<boolean> {
     if (ring.shards.length === 0) return true;
     const plans: Plan[] = [];
-    for (const ringKind of this.#o.kinds) plans.push(...(await this.#planKind(ringKind, ring, signal)));
+    const drainChildren = new Map<string, readonly Child[]>();
+    for (const ringKind of this.#o.kinds)
+      plans.push(...(await this.#planKind(ringKind, ring, drainChildren, signal)));
+    this.#drainChildren = drainChildren;
     let settled = true;
-    const pending = [...plans];
+    // In the order planned: each owner with its children, one after the other, and the owners
+    // first, so that objects become reconciled on their new shard from the first write on.
+    let next = 0;
     const { clock, retryPeriod } = this.#o;
     const worker = async (): Promise<void> => {
-      for (let plan = pending.pop(); plan && !signal.aborted; plan = pending.pop()) {
+      for (let plan = plans[next++]; plan && !signal.aborted; plan = plans[next++]) {
         if (clock.monotonic() - this.#checkedAt >= retryPeriod) await this.#checkRing(membership);
         // Planned for a ring that is no longer: the next resync plans for the new one.
         if (this.#ring !== ring) return;
@@ -308,39 +335,70 @@ export class Sharder {
     return settled && this.#ring === ring;
   }
 
-  /** The drains and moves of one ring kind and of the objects its objects control. */
-  async #planKind(ringKind: RingKind, ring: HashRing, signal: AbortSignal): Promise<Plan[]> {
+  /**
+   * The drains and moves of one ring kind and of the objects its objects control. A controlled
+   * object of an owner that moves goes with it (before it); of one drained, into `drainChildren`
+   * for its assignment; else, when not on its owner's shard, it moves on its own.
+   */
+  async #planKind(
+    ringKind: RingKind,
+    ring: HashRing,
+    drainChildren: Map<string, readonly Child[]>,
+    signal: AbortSignal,
+  ): Promise<Plan[]> {
     const plans: Plan[] = [];
     const live = new Set(ring.shards);
     /** Where each owner is, or is going at once: where its controlled objects belong. */
     const ownerShards = new Map<string, string>();
+    /** The children of each owner that moves or is drained, by its ring key. */
+    const handedOver = new Map<string, Child[]>();
+    const owners: { plan: Plan; key: string }[] = [];
     for (const obj of await this.#list(ringKind.kind, signal)) {
       const labels = obj.metadata?.labels ?? {};
       const current = labels[this.#shardLabel];
-      if (current === undefined) continue;
       const key = ringKeyOf(ringKind.kind, obj);
+      if (current === undefined) {
+        // Drained and let go, or new: its children (a drained one has) go before its assignment.
+        handedOver.set(key, []);
+        drainChildren.set(this.#queueKey(ringKind.kind, obj), handedOver.get(key) ?? []);
+        continue;
+      }
       const desired = ring.shardFor(key) ?? current;
       if (!live.has(current)) {
-        plans.push({ obj, kind: ringKind.kind, action: 'move', to: desired });
+        owners.push({ plan: { obj, kind: ringKind.kind, action: 'move', to: desired }, key });
         ownerShards.set(key, desired);
+        handedOver.set(key, []);
         continue;
       }
       ownerShards.set(key, current);
-      if (desired !== current && labels[this.#drainLabel] === undefined)
-        plans.push({ obj, kind: ringKind.kind, action: 'drain' });
+      if (desired === current) continue;
+      // Drained already (its shard has yet to let go): its children are still wanted at its assignment.
+      if (labels[this.#drainLabel] === undefined)
+        owners.push({ plan: { obj, kind: ringKind.kind, action: 'drain' }, key });
+      handedOver.set(key, []);
+      drainChildren.set(this.#queueKey(ringKind.kind, obj), handedOver.get(key) ?? []);
     }
+    const strays: Plan[] = [];
     for (const kind of ringKind.controlled) {
       for (const obj of await this.#list(kind, signal)) {
         const ref = controllerOf(obj);
         if (!ref || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined) continue;
         const ownerKey = controllerRingKeyOf(obj, ringKind.kind);
-        const want = ownerKey === undefined ? undefined : ownerShards.get(ownerKey);
+        if (ownerKey === undefined) continue;
         const current = obj.metadata?.labels?.[this.#shardLabel];
+        const children = handedOver.get(ownerKey);
+        if (children && current !== undefined) {
+          children.push({ obj, kind });
+          continue;
+        }
+        const want = ownerShards.get(ownerKey);
         if (want !== undefined && current !== undefined && current !== want)
-          plans.push({ obj, kind, action: 'move', to: want });
+          strays.push({ obj, kind, action: 'move', to: want });
       }
     }
-    return plans;
+    for (const { plan, key } of owners)
+      plans.push(plan.action === 'move' ? { ...plan, children: handedOver.get(key) ?? [] } : plan);
+    return [...plans, ...strays];
   }
 
   async #list(kind: Kind, signal: AbortSignal): Promise<KubeObject[]> {
@@ -370,8 +428,10 @@ export class Sharder {
       if (away?.action === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
       // Past the hold's deadline the shard may be back: the write must not go, or go again, then.
       deadline = away?.action === 'move' ? away.deadline : undefined;
+      if (plan.to !== undefined && plan.children) await this.#moveChildren(plan.children, plan.to, deadline);
       await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null }, deadline);
       this.#metrics.movements.inc(this.#kindLabels(kind));
+      if (from !== undefined) membership.noteMoved(from);
       const since = from === undefined ? undefined : membership.deadSince(from);
       if (since !== undefined)
         this.#metrics.handoverSeconds.observe(
@@ -390,6 +450,27 @@ export class Sharder {
         err,
       });
       return false;
+    }
+  }
+
+  /**
+   * Labels `children` with `shard`, their owner's next shard, before the owner: no resourceVersion,
+   * for only the sharder writes a controlled object's shard label while its owner is handed over
+   * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped.
+   */
+  async #moveChildren(children: readonly Child[], shard: string, signal?: AbortSignal): Promise<void> {
+    for (const { obj, kind } of children) {
+      if (obj.metadata?.labels?.[this.#shardLabel] === shard) continue;
+      try {
+        await this.#o.client.patch(
+          obj,
+          mergePatch({ metadata: { labels: { [this.#shardLabel]: shard } } }),
+          signal ? { signal } : {},
+        );
+        this.#metrics.movements.inc(this.#kindLabels(kind));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
     }
   }
 

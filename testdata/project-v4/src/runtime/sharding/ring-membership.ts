@@ -9,7 +9,7 @@ import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { Clock } from '../clock/clock.ts';
 import { clockTimeout, type ClockTimeout } from '../clock/clock-timeout.ts';
 import type { Logger } from '../log/logger.ts';
-import { RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
+import { HOLDER_PROCESS_ANNOTATION, RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
 import { isAvailable, shardStateOf, type ShardState } from './shard-state.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -26,6 +26,13 @@ export interface RingMembershipOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: ShardingMetrics;
+  /**
+   * The process whose leader Lease this sharder's process took over once it had not been renewed
+   * for a lease duration on this process's clock (undefined: none, or released). That process gave
+   * up leading and so stopped its shard's reconciles (a process losing either Lease stops both):
+   * its shard's Lease, marked with it, is declared dead without watching it another lease duration.
+   */
+  readonly expiredProcess?: string;
 }
 
 /**
@@ -39,12 +46,17 @@ export type MoveAway =
 interface Hold {
   readonly since: number;
   readonly deadline: ClockTimeout;
-  /** Takeovers in a row, each sent while the one before still kept the shard out. */
+  /**
+   * Takeovers in a row without a move, each sent while the one before still kept the shard out: a
+   * long move list outlives many holds, and only holds that moved nothing count.
+   */
   readonly takeovers: number;
+  /** Whether an object of the shard was moved during this hold. */
+  moved: boolean;
 }
 
 /**
- * Takeovers in a row after which the sharder lets a shard's Lease expire, so that a shard coming
+ * Takeovers in a row, none of them followed by a move, after which the sharder lets a shard's Lease expire, so that a shard coming
  * back is not kept out for as long as one of its objects cannot be moved (an admission refusing
  * the write): back, it hands that object over by a drain.
  */
@@ -128,6 +140,12 @@ export class RingMembership {
     return soonest;
   }
 
+  /** A move of an object of `shard` landed: its hold made progress, and the next takeover starts a new row. */
+  noteMoved(shard: string): void {
+    const held = this.#held.get(shard);
+    if (held) held.moved = true;
+  }
+
   /** Monotonic time `shard` was first seen dead; undefined for a live or unknown shard. */
   deadSince(shard: string): number | undefined {
     return this.#deadSince.get(shard);
@@ -197,7 +215,8 @@ export class RingMembership {
   #noteHeld(shard: string, since: number): void {
     const { clock, holdDuration } = this.#o;
     const before = this.#held.get(shard);
-    const takeovers = before && since - before.since < holdDuration ? before.takeovers + 1 : 1;
+    const inARow = before !== undefined && since - before.since < holdDuration && !before.moved;
+    const takeovers = inARow ? before.takeovers + 1 : 1;
     if (takeovers === MAX_TAKEOVERS)
       this.#o.logger.info('last takeover of the shard lease in a row: the shard may come back after it', {
         shard,
@@ -209,7 +228,7 @@ export class RingMembership {
       left,
       () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
     );
-    this.#held.set(shard, { since, deadline, takeovers });
+    this.#held.set(shard, { since, deadline, takeovers, moved: false });
   }
 
   #release(shard: string): void {
@@ -249,10 +268,23 @@ export class RingMembership {
     const now = this.#o.clock.monotonic();
     const seen = this.#seen.get(name);
     if (seen?.record !== record) {
-      this.#seen.set(name, { record, at: now, duration: (spec?.leaseDurationSeconds ?? 15) * 1000 });
-      return false;
+      const duration = (spec?.leaseDurationSeconds ?? 15) * 1000;
+      // First seen, held by the process whose leader Lease expired here: watched for long enough.
+      const gone = seen === undefined && this.#heldByExpiredProcess(lease);
+      this.#seen.set(name, { record, at: gone ? now - duration : now, duration });
+      return gone;
     }
     return now - seen.at >= seen.duration;
+  }
+
+  /** Whether the shard's process (the Lease's mark) is the one whose leader Lease expired here. */
+  #heldByExpiredProcess(lease: Json<V1Lease>): boolean {
+    const process = this.#o.expiredProcess;
+    return (
+      process !== undefined &&
+      lease.spec?.holderIdentity === lease.metadata?.name &&
+      lease.metadata?.annotations?.[HOLDER_PROCESS_ANNOTATION] === process
+    );
   }
 
   /**

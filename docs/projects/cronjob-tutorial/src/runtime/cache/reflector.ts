@@ -49,10 +49,20 @@ export interface ReflectorOptions {
   readonly shard?: ShardSelection;
   /** List and watch PartialObjectMetadata: each object's apiVersion, kind and metadata. Default: false. */
   readonly metadataOnly?: boolean;
-  /** Objects per list page, where the server pages (see {@link Reflector}). Default: 500. */
+  /**
+   * List the latest state in pages of this many objects (see {@link Reflector}). Default: none,
+   * one response.
+   */
   readonly pageSize?: number;
   /** Watches ask the server to end them after between this and twice this many seconds, at random. Default: 300 (client-go). */
   readonly minWatchTimeoutSeconds?: number;
+  /**
+   * A watch that has delivered neither event nor bookmark for this long is restarted: its
+   * connection may have died without a word (over HTTP/1.1 nothing else notices). The API
+   * server's watch cache sends a bookmark at least once a minute to a watch that asks for them,
+   * as ours do, so a quiet kind is not restarted. Default: 75 000.
+   */
+  readonly watchIdleTimeoutMs?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
   readonly backoff?: BackoffOptions;
   /** Default: Math.random. */
@@ -70,21 +80,23 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
 /**
  * Lists a kind, then watches it from the list's resourceVersion with bookmarks, as client-go's
  * Reflector. A watch that ends normally is resumed from the last resourceVersion seen, without a
- * relist; 410 Gone relists; any other failure backs off (800 ms to 30 s, jittered) and retries.
- * It stops only when `signal` aborts.
+ * relist, and so is one silent for `watchIdleTimeoutMs`; 410 Gone relists; any other failure
+ * backs off (800 ms to 30 s, jittered) and retries. It stops only when `signal` aborts.
  *
- * The first list is a consistent one, the latest state (resourceVersion ''), in pages: "synced"
- * then means the store holds a state at least as new as the API server's when the informer
- * started, which client-go v0.37 gets by streaming the initial state (WatchListClient,
+ * The first list is a consistent one, the latest state (resourceVersion ''): "synced" then
+ * means the store holds a state at least as new as the API server's when the informer started,
+ * which client-go v0.37 gets by streaming the initial state (WatchListClient,
  * `sendInitialEvents`). A resourceVersion-0 list, client-go's fallback, answers whatever the
  * API server's watch cache holds, which may be older: a watch cache that cannot convert what
  * was written since (a broken conversion webhook) answers its old state, even none, with a 200.
- * kube-apiserver 1.37 serves the consistent list from its watch cache once that has caught up,
- * and refuses it when the cache cannot; in JSON it sends it about as fast as the
- * resourceVersion-0 list and faster than the stream (see bench/RESULTS.md). A relist asks for
- * the last resourceVersion seen, in one response (a `limit` would send it to etcd), which is at
- * least as new. A list that resourceVersion is compacted away from (410) or that the server has
- * not reached yet is made again at the latest state.
+ * kube-apiserver 1.34+ serves the consistent list from its watch cache once that has caught up,
+ * and refuses it when the cache cannot. It comes in one response, which costs what the
+ * resourceVersion-0 list does, where pages of 500 cost 1.3× and the stream 2× (in JSON; see
+ * bench/RESULTS.md); `pageSize` pages it, for a server without a watch cache, whose etcd would
+ * otherwise read the whole kind at once. A relist asks for the last resourceVersion seen, in one
+ * response (a `limit` would send it to etcd), which is at least as new. A list that
+ * resourceVersion is compacted away from (410) or that the server has not reached yet is made
+ * again at the latest state.
  *
  * Not built on client-node's makeInformer (it stops on errors, asks for no bookmarks, keeps no
  * indexes) nor its Watch (it aborts a stream after 30 s without data, which an idle kind always
@@ -92,8 +104,8 @@ const WATCH_DEADLINE_GRACE_MS = 30_000;
  */
 export class Reflector {
   readonly #o: ReflectorOptions & {
-    pageSize: number;
     minWatchTimeoutSeconds: number;
+    watchIdleTimeoutMs: number;
     random: () => number;
     clock: Clock;
   };
@@ -111,8 +123,8 @@ export class Reflector {
 
   constructor(options: ReflectorOptions) {
     this.#o = {
-      pageSize: 500,
       minWatchTimeoutSeconds: 300,
+      watchIdleTimeoutMs: 75_000,
       random: Math.random,
       clock: systemClock,
       ...options,
@@ -184,9 +196,9 @@ export class Reflector {
   }
 
   /**
-   * One list at `resourceVersion`, in pages for the latest state (''), as client-go's pager. Only
+   * One list at `resourceVersion`; the latest state ('') in pages when `pageSize` is set. Only
    * the first request names the resourceVersion: continue tokens carry it, and an expired one
-   * falls back to a full list of the latest state.
+   * falls back to a full list of the latest state, as client-go's pager.
    */
   async #listAt(resourceVersion: string, signal: AbortSignal): Promise<string> {
     const sink = this.#o.sink;
@@ -214,9 +226,10 @@ export class Reflector {
       this.#serverSharded = shard !== undefined && meta.shardSelector === shard.selector;
       return { items: [], ...meta };
     };
-    if (resourceVersion !== '')
+    const { pageSize } = this.#o;
+    if (resourceVersion !== '' || pageSize === undefined)
       return (await fetchPage({ limit: undefined, continue: undefined })).resourceVersion;
-    return (await listInPages(fetchPage, this.#o.pageSize)).resourceVersion;
+    return (await listInPages(fetchPage, pageSize)).resourceVersion;
   }
 
   /**
@@ -233,18 +246,27 @@ export class Reflector {
       timeoutSeconds,
     };
     const path = withQuery(this.#path(), query);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
+    // Our own end of the watch: past its deadline, or silent.
+    const ended = new AbortController();
+    const deadline = setTimeout(() => ended.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
+    const idle = setTimeout(() => {
+      this.#o.logger.info('watch silent, restarting it', {
+        kind: this.#o.kind.kind,
+        silentMs: this.#o.watchIdleTimeoutMs,
+      });
+      ended.abort();
+    }, this.#o.watchIdleTimeoutMs);
     const started = this.#o.clock.monotonic();
     let delivered = false;
     try {
       const res = await this.#o.transport.stream(
         path,
-        AbortSignal.any([signal, deadline.signal]),
+        AbortSignal.any([signal, ended.signal]),
         this.#o.metadataOnly ? PARTIAL_OBJECT_METADATA : undefined,
       );
       try {
         for await (const event of watchEvents(res)) {
+          idle.refresh();
           if (event.type === 'ERROR')
             throw apiErrorFromStatus(event.object as Status, `watch ${this.#o.kind.plural}`);
           const rv = event.object.metadata?.resourceVersion;
@@ -261,10 +283,11 @@ export class Reflector {
         res.destroy();
       }
     } catch (err) {
-      // Our own deadline is a normal end: resume from the last resourceVersion.
-      if (!deadline.signal.aborted || signal.aborted) throw err;
+      // Our own end is a normal one: resume from the last resourceVersion.
+      if (!ended.signal.aborted || signal.aborted) throw err;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(idle);
     }
     return delivered || this.#o.clock.monotonic() - started >= MIN_HEALTHY_WATCH_MS;
   }

@@ -51,13 +51,28 @@ function validateCronJob(cronJob: CronJob): Warnings {
       message: `may not be more than ${MAX_NAME_LENGTH.toString()} characters`,
     });
   }
-  try {
-    new Cron(cronJob.spec.schedule, { paused: true });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    errors.push({ field: 'spec.schedule', value: cronJob.spec.schedule, message });
+  const problem = scheduleProblem(cronJob.spec.schedule);
+  if (problem !== undefined) {
+    errors.push({ field: 'spec.schedule', value: cronJob.spec.schedule, message: problem });
   }
   if (errors.length > 0) throw new ValidationError(errors);
   return [];
+}
+
+/**
+ * What is wrong with a schedule, as Kubernetes' CronJob reads schedules: five fields (minute,
+ * hour, day of month, month, day of week) or a descriptor such as `@hourly`, with a next run.
+ */
+function scheduleProblem(schedule: string): string | undefined {
+  const text = schedule.trim();
+  if (!text.startsWith('@') && text.split(/\s+/).length !== 5) {
+    return 'must have five fields: minute, hour, day of month, month and day of week';
+  }
+  try {
+    if (new Cron(text, { paused: true }).nextRun() === null) return 'has no next run';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return undefined;
 }
 // #endregion validate

@@ -79,6 +79,15 @@ test('CronJob v1 webhooks', async (t) => {
     await assert.rejects(client.create(invalid), /spec\.schedule: Invalid value: "every minute"/);
   });
 
+  await t.test('refuses a schedule with seconds, or with no next run', async () => {
+    const seconds = await cronJob('seconds');
+    seconds.spec.schedule = '0 */5 * * * *';
+    await assert.rejects(client.create(seconds), /spec\.schedule: Invalid value: .*: must have five fields/);
+    const never = await cronJob('never');
+    never.spec.schedule = '0 0 31 2 *';
+    await assert.rejects(client.create(never), /spec\.schedule: Invalid value: .*: has no next run/);
+  });
+
   await t.test('refuses a name too long for the names of its Jobs', async () => {
     await assert.rejects(client.create(await cronJob('a'.repeat(53))), /metadata\.name: Too long/);
   });

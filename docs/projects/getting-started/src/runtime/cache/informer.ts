@@ -40,7 +40,9 @@ export interface InformerOptions {
   readonly resyncPeriodMs?: number;
   /** Watch timeout, as the reflector's. Default: 300 s. */
   readonly minWatchTimeoutSeconds?: number;
-  /** Objects per list page, where the server pages. Default: 500. */
+  /** A watch silent this long is restarted, as the reflector's. Default: 75 s. */
+  readonly watchIdleTimeoutMs?: number;
+  /** List the latest state in pages of this many objects, as the reflector's. Default: one response. */
   readonly pageSize?: number;
   /** Default: 800 ms to 30 s. */
   readonly backoff?: BackoffOptions;
@@ -184,6 +186,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         ...(shard ? { shard } : {}),
         ...(o.metadataOnly ? { metadataOnly: true } : {}),
         ...(o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: o.minWatchTimeoutSeconds } : {}),
+        ...(o.watchIdleTimeoutMs ? { watchIdleTimeoutMs: o.watchIdleTimeoutMs } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
         ...(o.backoff ? { backoff: o.backoff } : {}),
         ...(o.random ? { random: o.random } : {}),

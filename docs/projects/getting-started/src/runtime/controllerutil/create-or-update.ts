@@ -5,6 +5,8 @@ import { asWritten } from '../api/format-time.ts';
 import type { Json, JsonInput } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import { cloneJson } from '../cache/copy-on-read.ts';
+import { isAlreadyExists } from '../client/api-error.ts';
+import type { Reader } from '../client/api-reader.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
 import { objectRef, type ObjectKey } from '../client/object-key.ts';
@@ -32,10 +34,30 @@ export async function createOrUpdate<T extends KubeObject>(
   key: ObjectKey,
   mutate: MutateFn<T>,
 ): Promise<MutationOutcome<Json<T>>> {
-  const { existing, desired } = await readAndMutate(client, kind, key, mutate);
-  if (!existing) return { object: answerOf(kind, await client.create(desired)), operation: 'created' };
+  let { existing, desired } = await readAndMutate(client, kind, key, mutate);
+  if (!existing) {
+    const created = await createUnlessCached(client, desired);
+    if (created) return { object: answerOf(kind, created), operation: 'created' };
+    ({ existing, desired } = await readAndMutate(client.direct(), kind, key, mutate));
+    if (!existing) throw new Error(`${kind.kind} ${key.name} already exists, yet the API server has none`);
+  }
   if (sameAsRead(existing, desired)) return { object: existing, operation: 'unchanged' };
   return { object: answerOf(kind, await client.update(desired)), operation: 'updated' };
+}
+
+/**
+ * Creates `desired`; undefined when it already exists though the cache had none: the cache lags
+ * behind a create of someone else's, or behind an object handed over from another shard (its
+ * label, which brings it into this shard's cache, may land after the owner's), and the caller
+ * reads it from the API server instead of failing the reconcile.
+ */
+async function createUnlessCached(client: Client, desired: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await client.create(desired);
+  } catch (err) {
+    if (isAlreadyExists(err)) return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -58,17 +80,22 @@ export async function createOrPatch<T extends KubeObject & { status?: unknown }>
   key: ObjectKey,
   mutate: MutateFn<T>,
 ): Promise<MutationOutcome<Json<T>>> {
-  const read = await readAndMutate(client, kind, key, mutate);
+  let read = await readAndMutate(client, kind, key, mutate);
+  if (!read.existing) {
+    const { status, ...withoutStatus }: WithStatus = read.desired;
+    let created = await createUnlessCached(client, withoutStatus);
+    if (created) {
+      // The API server ignores status on create; write it through the subresource.
+      if (status !== undefined)
+        created = await client.status().patch(created, mergePatchFrom({}, { status }));
+      return { object: answerOf(kind, created), operation: 'created' };
+    }
+    read = await readAndMutate(client.direct(), kind, key, mutate);
+  }
   // Split by status below, which a generic Json<T> does not let TypeScript see: typed as its bound.
   const existing: WithStatus | undefined = read.existing;
   const desired: WithStatus = read.desired;
-  if (!existing) {
-    const { status, ...withoutStatus } = desired;
-    let created: KubeObject = await client.create(withoutStatus);
-    // The API server ignores status on create; write it through the subresource.
-    if (status !== undefined) created = await client.status().patch(created, mergePatchFrom({}, { status }));
-    return { object: answerOf(kind, created), operation: 'created' };
-  }
+  if (!existing) throw new Error(`${kind.kind} ${key.name} already exists, yet the API server has none`);
   const { status: oldStatus, ...oldRest } = existing;
   // As written, so that a Date standing for the time read is no change and no patch.
   const { status: newStatus, ...newRest } = sameAsRead(existing, desired) ? existing : asWritten(desired);
@@ -99,7 +126,7 @@ function operationOf(specChanged: boolean, statusChanged: boolean): MutationOutc
 
 /** The object as read (undefined when missing) and the mutated copy of it (or of a new one). */
 async function readAndMutate<T extends KubeObject>(
-  client: Client,
+  client: Reader,
   kind: Kind<T>,
   key: ObjectKey,
   mutate: MutateFn<T>,

@@ -687,7 +687,9 @@ export class Manager {
           // Stopped with the controllers, failed or not, and waited for: the leader Lease is
           // released only once none of its writes is in flight.
           const sharderStop = new AbortController();
-          const sharding = this.#sharder()?.run(AbortSignal.any([leading, sharderStop.signal]));
+          const sharding = this.#sharder(elector.tookOverFrom)?.run(
+            AbortSignal.any([leading, sharderStop.signal]),
+          );
           try {
             await this.#runControllers(leading, aborted);
           } finally {
@@ -707,8 +709,11 @@ export class Manager {
     }
   }
 
-  /** The sharder of the ring, for the leader to run; undefined without sharding. */
-  #sharder(): Sharder | undefined {
+  /**
+   * The sharder of the ring, for the leader to run; undefined without sharding. `expiredProcess`:
+   * the process whose expired leader Lease this one took (see RingMembershipOptions).
+   */
+  #sharder(expiredProcess: string | undefined): Sharder | undefined {
     const sharding = this.#options.sharding;
     if (!sharding?.sharder) return undefined;
     return new Sharder({
@@ -726,6 +731,7 @@ export class Manager {
       clock: this.#options.clock,
       logger: this.logger.child({ component: 'sharder', ring: sharding.ring }),
       registry: this.#options.registry,
+      ...(expiredProcess === undefined ? {} : { expiredProcess }),
     });
   }
 

@@ -44,6 +44,7 @@ export class LeaderElector {
   #reportedLeader = '';
   /** When the last successful acquire or renewal was sent, on the monotonic clock. */
   #renewedAt = 0;
+  #tookOverFrom: string | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#options = resolveLeaderElectionOptions(options);
@@ -58,6 +59,15 @@ export class LeaderElector {
   /** True while the last record this candidate saw names it as the holder. */
   isLeader(): boolean {
     return this.#observed?.holderIdentity === this.#options.identity;
+  }
+
+  /**
+   * The holder this candidate took the lease from when it last acquired it: one that had not
+   * renewed it for a lease duration on this candidate's clock, so has stopped leading. Undefined
+   * when the lease was free, released, or new.
+   */
+  get tookOverFrom(): string | undefined {
+    return this.#tookOverFrom;
   }
 
   /** The identity of the last holder seen, or '' when none. */
@@ -191,6 +201,7 @@ export class LeaderElector {
         leaderTransitions: 0,
       };
       this.#observe((await lock.create(record, signal)).record);
+      this.#tookOverFrom = undefined;
       return true;
     }
     this.#observe(current.record);
@@ -207,6 +218,7 @@ export class LeaderElector {
       leaderTransitions: renewing ? held.leaderTransitions : held.leaderTransitions + 1,
     };
     this.#observe((await lock.update(record, current.resourceVersion, signal)).record);
+    if (!renewing) this.#tookOverFrom = held.holderIdentity === '' ? undefined : held.holderIdentity;
     return true;
   }
 

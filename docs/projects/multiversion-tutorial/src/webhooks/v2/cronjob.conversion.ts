@@ -14,14 +14,15 @@ import type { CronJob as CronJobV2, CronSchedule } from '../../api/v2/cronjob.ty
  * versions have with the same type are copied. Where they differ, what is written below compiles but
  * cannot know what you meant (a renamed field, a new structure): write that here, and keep what a
  * version cannot hold in an annotation, so that nothing is lost on the way back.
- * - spec.schedule is Cron text in v1 and its five parts in v2: each converts to the other.
+ * - spec.schedule is Cron text in v1 and its five parts in v2: each converts to the other, and v1's
+ *   text is kept in an annotation where the parts would not give it back as written.
  */
 export const cronJobV2Conversion: SpokeConversion<CronJob, CronJobV2> = {
   convertTo(spoke: CronJobV2): CronJob {
-    return { ...spoke, spec: specToV1(spoke.spec) };
+    return restoreScheduleText({ ...spoke, spec: specToV1(spoke.spec) });
   },
   convertFrom(hub: CronJob): CronJobV2 {
-    return { ...hub, spec: specToV2(hub.spec) };
+    return keepScheduleText({ ...hub, spec: specToV2(hub.spec) }, hub.spec.schedule);
   },
 };
 
@@ -52,6 +53,23 @@ function specToV2(spec: CronJob['spec']): CronJobV2['spec'] {
 }
 
 // #region schedule-conversion
+/**
+ * v1's schedule text, kept on a v2 object where the five fields do not give it back as written
+ * (`@hourly`, two spaces): a conversion must lose nothing on the way there and back.
+ */
+export const SCHEDULE_TEXT_ANNOTATION = 'batch.tutorial.tsoperator.io/schedule-text';
+
+/** The descriptors Kubernetes' CronJob reads, as five fields. */
+const DESCRIPTORS = new Map([
+  ['@yearly', '0 0 1 1 *'],
+  ['@annually', '0 0 1 1 *'],
+  ['@monthly', '0 0 1 * *'],
+  ['@weekly', '0 0 * * 0'],
+  ['@daily', '0 0 * * *'],
+  ['@midnight', '0 0 * * *'],
+  ['@hourly', '0 * * * *'],
+]);
+
 /** A v2 schedule as v1's Cron text: a part left out is `*`. */
 function cronText(schedule: CronSchedule): string {
   const { minute = '*', hour = '*', dayOfMonth = '*', month = '*', dayOfWeek = '*' } = schedule;
@@ -60,7 +78,26 @@ function cronText(schedule: CronSchedule): string {
 
 /** v1's Cron text as a v2 schedule, a field for each part. */
 function cronSchedule(text: string): CronSchedule {
-  const [minute, hour, dayOfMonth, month, dayOfWeek] = text.split(' ');
+  const fields = (DESCRIPTORS.get(text.trim()) ?? text).trim().split(/\s+/);
+  const [minute, hour, dayOfMonth, month, dayOfWeek] = fields;
   return { minute, hour, dayOfMonth, month, dayOfWeek };
+}
+
+/** `spoke`, with v1's schedule text in an annotation when its fields do not give it back. */
+function keepScheduleText(spoke: CronJobV2, text: string): CronJobV2 {
+  if (cronText(spoke.spec.schedule) === text) return spoke;
+  const annotations = { ...spoke.metadata?.annotations, [SCHEDULE_TEXT_ANNOTATION]: text };
+  return { ...spoke, metadata: { ...spoke.metadata, annotations } };
+}
+
+/** `hub` with the schedule text kept on its way through v2, unless v2's schedule changed since. */
+function restoreScheduleText(hub: CronJob): CronJob {
+  const { [SCHEDULE_TEXT_ANNOTATION]: text, ...annotations } = hub.metadata?.annotations ?? {};
+  if (text === undefined) return hub;
+  const metadata: NonNullable<CronJob['metadata']> = { ...hub.metadata, annotations };
+  // An object that had no annotations has none again: undefined is left out of the JSON.
+  if (Object.keys(annotations).length === 0) metadata.annotations = undefined;
+  const unchanged = cronText(cronSchedule(text)) === hub.spec.schedule;
+  return { ...hub, metadata, spec: { ...hub.spec, schedule: unchanged ? text : hub.spec.schedule } };
 }
 // #endregion schedule-conversion

@@ -90,6 +90,15 @@ test('CronJob v1 webhooks', async (t) => {
     await assert.rejects(client.create(invalid), /spec\.schedule: Invalid value: "every minute"/);
   });
 
+  await t.test('refuses a schedule with seconds, or with no next run', async () => {
+    const seconds = await cronJob('seconds');
+    seconds.spec.schedule = '0 */5 * * * *';
+    await assert.rejects(client.create(seconds), /spec\.schedule: Invalid value: .*: must have five fields/);
+    const never = await cronJob('never');
+    never.spec.schedule = '0 0 31 2 *';
+    await assert.rejects(client.create(never), /spec\.schedule: Invalid value: .*: has no next run/);
+  });
+
   await t.test('refuses a name too long for the names of its Jobs', async () => {
     await assert.rejects(client.create(await cronJob('a'.repeat(53))), /metadata\.name: Too long/);
   });
@@ -99,6 +108,27 @@ test('CronJob v1 webhooks', async (t) => {
 
     assert.equal(created.metadata?.name, key.name);
   });
+
+  // #region schedule-text
+  await t.test('keeps v1 schedule text that v2 cannot hold as written', async () => {
+    for (const [name, schedule] of [
+      ['hourly', '@hourly'],
+      ['two-spaces', '*/5  * * * *'],
+    ] as const) {
+      const written = await cronJob(name);
+      written.spec.schedule = schedule;
+      await client.create(written);
+      const asV2 = await client.get(CronJobV2Kind, { ...key, name });
+      assert.ok(asV2);
+      await client.update(asV2);
+
+      const back = await client.get(CronJobKind, { ...key, name });
+
+      assert.equal(back?.spec.schedule, schedule);
+      assert.equal(back?.metadata?.annotations, undefined);
+    }
+  });
+  // #endregion schedule-text
 
   await t.test('v2 converts to v1 and back through the API server', async () => {
     const name = 'from-v2';
