@@ -14,6 +14,7 @@ import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from 
 import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { ConnectionLostError } from './connection-lost-error.ts';
+import { markHealthChecked } from './health-checked.ts';
 import type { Http2Connection } from './http2-connection.ts';
 import { Http2Pool } from './http2-pool.ts';
 import { hostOf } from './server-socket.ts';
@@ -206,9 +207,10 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     signal: AbortSignal,
   ): Promise<Sent> => {
     const connection = http2 ? await http2.acquire(cert, signal) : 'http/1.1';
-    return connection === 'http/1.1'
-      ? sendHttp1(method, path, headers, cert, body, signal)
-      : sendHttp2(connection, method, path, headers, body, signal);
+    if (connection === 'http/1.1') return sendHttp1(method, path, headers, cert, body, signal);
+    const sent = await sendHttp2(connection, method, path, headers, body, signal);
+    if ('res' in sent) markHealthChecked(sent.res.body);
+    return sent;
   };
 
   /** Resolves at the answer's head. Each dead connection leaves the pool as it fails, so this ends. */
@@ -320,9 +322,10 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
         countRestRequest(server.host, 'GET', res.status);
         if (res.status === 200) return res.body;
         const text = await readBody(res.body);
-        // Lists and watches wait out a 429 as requests do, as client-go's rest client.
+        // Lists and watches wait out a 429 as client-go's rest client does, however long it asks:
+        // no reconcile waits on them (maxRetryAfterMs is for those).
         const wait =
-          retries < o.maxRetries ? retryWaitMs('GET', res.status, res.headers, o.maxRetryAfterMs) : undefined;
+          retries < o.maxRetries ? retryWaitMs('GET', res.status, res.headers, Infinity) : undefined;
         if (wait === undefined)
           throw apiErrorFrom(res.status, text, `GET ${path}`, retryAfterSeconds(res.headers));
         await o.clock.sleep(wait, signal);

@@ -210,14 +210,15 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   /**
    * Notes a write of the client (read-your-writes), unless the informer could never show it: in a
    * namespace it does not watch, or with labels or fields its selectors exclude. Such a write, when the
-   * store holds the object, is awaited as a delete: the watch drops the object that left.
+   * store holds the object, is awaited as a delete: the watch drops the object that left, unless it
+   * came back before the informer read that far.
    */
   noteWrite(answer: KubeObject, deleted: boolean): void {
     const key = keyString(objectKey(answer));
     if (this.kind.namespaced && !this.covers(answer.metadata?.namespace ?? '')) return;
     if (!deleted && !this.#selects(answer)) {
       const stored = this.#store.get(key);
-      if (stored) this.#writes.note(key, stored, true);
+      if (stored) this.#writes.noteLeft(key, stored, answer);
       return;
     }
     this.#writes.note(key, answer, deleted);

@@ -296,22 +296,36 @@ export class Manager {
    * Checks the manager's permissions, waiting for an API server that cannot be reached yet (a
    * node up before its control plane) until `deadline`, as the caches' lists would: under
    * CrashLoopBackOff, exiting at once keeps a replica down for minutes after the server is back.
-   * False when `shutdown` came first.
+   * Each attempt is cut at `deadline`: a server that takes connections and never answers would
+   * otherwise hold one for the whole request timeout. False when `shutdown` came first.
    */
   async #checkPermissions(deadline: number, shutdown: AbortSignal): Promise<boolean> {
-    const { clock } = this.#options;
+    const { clock, cacheSyncTimeout } = this.#options;
     const backoff = new Backoff({ clock });
     for (;;) {
+      const cut = clockTimeout(clock, Math.max(0, deadline - clock.monotonic()));
       try {
-        await checkPermissions(this.#transport, this.#requiredPermissions());
+        await checkPermissions(
+          this.#transport,
+          this.#requiredPermissions(),
+          AbortSignal.any([shutdown, cut.signal]),
+        );
         return true;
       } catch (err) {
+        if (shutdown.aborted) return false;
+        if (cut.signal.aborted)
+          throw new ApiServerUnreachableError(
+            cacheSyncTimeout,
+            new Error('the permission check (a SelfSubjectAccessReview) got no answer'),
+          );
         const left = deadline - clock.monotonic();
         if (!isApiServerUnreachable(err)) throw err;
-        if (left <= 0) throw new ApiServerUnreachableError(this.#options.cacheSyncTimeout, err);
+        if (left <= 0) throw new ApiServerUnreachableError(cacheSyncTimeout, err);
         this.logger.info('waiting for the API server', { err });
         await clock.sleep(Math.min(backoff.next(), left), shutdown);
         if (shutdown.aborted) return false;
+      } finally {
+        cut.clear();
       }
     }
   }

@@ -35,6 +35,7 @@ export class MissingPermissionsError extends Error {
 export async function checkPermissions(
   transport: Transport,
   permissions: readonly Permission[],
+  signal?: AbortSignal,
 ): Promise<void> {
   const unique = [...new Map(permissions.map((p) => [permissionKey(p), p])).values()];
   const allowed = new Map<Permission, boolean>();
@@ -42,7 +43,8 @@ export async function checkPermissions(
   // A few reviews at a time: each one at once would open a TLS connection of its own before the
   // caches' first list, on the path to the first reconcile; these few are kept for the lists.
   const worker = async (): Promise<void> => {
-    for (let p = pending.shift(); p; p = pending.shift()) allowed.set(p, await isAllowed(transport, p));
+    for (let p = pending.shift(); p; p = pending.shift())
+      allowed.set(p, await isAllowed(transport, p, signal));
   };
   await Promise.all(Array.from({ length: Math.min(REVIEWS_AT_ONCE, unique.length) }, worker));
   const missing = unique.filter((p) => allowed.get(p) !== true);
@@ -50,9 +52,10 @@ export async function checkPermissions(
 }
 
 /** Asks whether the manager's identity holds `p`. */
-async function isAllowed(transport: Transport, p: Permission): Promise<boolean> {
+async function isAllowed(transport: Transport, p: Permission, signal?: AbortSignal): Promise<boolean> {
   const review = await transport.request<V1SelfSubjectAccessReview>({
     method: 'POST',
+    ...(signal ? { signal } : {}),
     path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
     body: {
       apiVersion: 'authorization.k8s.io/v1',

@@ -9,6 +9,11 @@ interface Expectation {
   readonly resourceVersion: string | undefined;
   readonly deletedUid: string | undefined;
   readonly deleted: boolean;
+  /**
+   * For a write that took the object out of the informer's selectors, awaited as a delete: its
+   * resourceVersion. Reading past it meets the write even if the object has come back since.
+   */
+  readonly leftAt: string | undefined;
   /** The written object's labels: a list selecting them must show it. */
   readonly labels: Readonly<Record<string, string>> | undefined;
 }
@@ -30,7 +35,8 @@ export interface ListScope {
  * The client's writes an informer has not shown yet, for read-your-writes. A write is met once
  * the stored object is at or after the written resourceVersion, or the informer has read past it
  * (the object may have changed or gone since); a delete is met once the key is gone or holds
- * another uid. A key is settled once every write to it is met: writes to one object may be
+ * another uid, and a write out of the informer's selectors also once it has read past the write.
+ * A key is settled once every write to it is met: writes to one object may be
  * answered out of order, and the last answered is not always the newest. Met writes are dropped
  * as events arrive, so the map holds only writes in flight.
  */
@@ -42,12 +48,30 @@ export class WriteExpectations {
   }
 
   note(key: string, answer: KubeObject, deleted: boolean): void {
-    const write: Expectation = {
+    this.#add(key, {
       resourceVersion: answer.metadata?.resourceVersion,
       deletedUid: answer.metadata?.uid,
       deleted,
+      leftAt: undefined,
       labels: answer.metadata?.labels,
-    };
+    });
+  }
+
+  /**
+   * Notes a write (`answer`) that took `stored` out of the informer's selectors: the informer
+   * drops it, unless it has come back by the time the informer reads that far.
+   */
+  noteLeft(key: string, stored: KubeObject, answer: KubeObject): void {
+    this.#add(key, {
+      resourceVersion: undefined,
+      deletedUid: stored.metadata?.uid,
+      deleted: true,
+      leftAt: answer.metadata?.resourceVersion,
+      labels: stored.metadata?.labels,
+    });
+  }
+
+  #add(key: string, write: Expectation): void {
     const others = (this.#pending.get(key) ?? []).filter((earlier) => !supersedes(write, earlier));
     this.#pending.set(key, [...others, write]);
   }
@@ -82,7 +106,10 @@ export class WriteExpectations {
 /** Whether meeting `later` implies meeting `earlier`, which may then be forgotten. */
 function supersedes(later: Expectation, earlier: Expectation): boolean {
   if (later.deleted || earlier.deleted) {
-    return later.deleted && earlier.deleted && later.deletedUid === earlier.deletedUid;
+    if (!later.deleted || !earlier.deleted || later.deletedUid !== earlier.deletedUid) return false;
+    // A delete implies a leave; a leave implies only an earlier leave.
+    if (later.leftAt === undefined) return true;
+    return earlier.leftAt !== undefined && isAtOrAfter(later.leftAt, earlier.leftAt);
   }
   if (earlier.resourceVersion === undefined) return true;
   return later.resourceVersion !== undefined && isAtOrAfter(later.resourceVersion, earlier.resourceVersion);
@@ -109,7 +136,9 @@ function isMet(
 ): boolean {
   if (expectation.deleted)
     return (
-      !stored || (expectation.deletedUid !== undefined && stored.metadata?.uid !== expectation.deletedUid)
+      !stored ||
+      (expectation.deletedUid !== undefined && stored.metadata?.uid !== expectation.deletedUid) ||
+      (expectation.leftAt !== undefined && isAtOrAfter(progress, expectation.leftAt))
     );
   const written = expectation.resourceVersion;
   if (written === undefined) return true;

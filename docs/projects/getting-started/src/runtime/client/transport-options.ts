@@ -24,9 +24,11 @@ export interface TransportOptions {
    */
   readonly maxRetries?: number;
   /**
-   * The longest Retry-After waited for. A longer one fails the request at once with its 429
-   * ApiError (whose `status.details.retryAfterSeconds` tells the server's wish), so that one answer
-   * cannot hold a reconcile for minutes; the caller's backoff takes it from there. Default: 10 000 ms.
+   * The longest Retry-After a request waits for. A longer one fails the request at once with its
+   * 429 ApiError (whose `status.details.retryAfterSeconds` tells the server's wish), so that one
+   * answer cannot hold a reconcile for minutes; the caller's backoff takes it from there. Lists and
+   * watches (`stream`), which no reconcile waits on, wait whatever the server asks, as client-go's
+   * do. Default: 10 000 ms.
    */
   readonly maxRetryAfterMs?: number;
   /**

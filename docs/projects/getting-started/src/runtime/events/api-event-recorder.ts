@@ -54,7 +54,7 @@ interface QueuedEvent {
  * `series.lastObservedTime` of the event already written instead of creating another, and a token
  * bucket per object drops floods. Writes run in the background, several at once (one at a time
  * per series), from a bounded queue: when it is full, events are dropped, logged and counted in
- * `events_dropped_total`.
+ * `events_dropped_total`, before the rate limit, which they then cost nothing.
  *
  * @example
  * ```ts
@@ -94,6 +94,14 @@ export class ApiEventRecorder implements EventRecorder {
     const facts: EventFacts = { regarding, related, type, reason, action, note };
     const object = referenceKey(regarding);
     const { clock, logger, reportingController } = this.#options;
+    const key = seriesKey(facts);
+    // The queue first, the rate limit after, as client-go's spam filter runs past its broadcaster's
+    // queue: an event the queue drops costs its object none of its budget.
+    if (!this.#queue.accepts(key)) {
+      this.#dropFull(reason, object);
+      return;
+    }
+    this.#full = false;
     if (!this.#allow(object)) {
       logger.debug('event dropped by the rate limit', { reason, action, object });
       countDroppedEvent(reportingController, 'rate_limited');
@@ -101,8 +109,7 @@ export class ApiEventRecorder implements EventRecorder {
     }
     const now = clock.now();
     const observed = clock.monotonic();
-    const key = seriesKey(facts);
-    const outcome = this.#queue.offer(
+    this.#queue.offer(
       key,
       () => ({
         key,
@@ -119,18 +126,17 @@ export class ApiEventRecorder implements EventRecorder {
         waiting.observed = observed;
       },
     );
-    if (outcome !== 'full') {
-      this.#full = false;
-      return;
-    }
-    countDroppedEvent(reportingController, 'queue_full');
+  }
+
+  /** Counts an event the full queue turned away; logs the first of each episode. */
+  #dropFull(reason: string, object: string): void {
+    countDroppedEvent(this.#options.reportingController, 'queue_full');
     if (this.#full) return;
     this.#full = true;
-    logger.error('events dropped: too many are waiting to be written; dropping more until the queue drains', {
-      reason,
-      object,
-      queued: this.#queue.length,
-    });
+    this.#options.logger.error(
+      'events dropped: too many are waiting to be written; dropping more until the queue drains',
+      { reason, object, queued: this.#queue.length },
+    );
   }
 
   /** Resolves once every event recorded so far has been written (or has failed and been logged). */

@@ -31,6 +31,11 @@ export class EventQueue<T extends Keyed> {
     return this.#order.length;
   }
 
+  /** Whether `offer(key, …)` would take an item now: one of `key` is waiting, or there is room. */
+  accepts(key: string): boolean {
+    return this.#waiting.has(key) || this.#order.length < this.#capacity;
+  }
+
   /**
    * Queues the item `make` builds, or, when one of `key` is waiting already, hands it to `fold`.
    * Says which, or `full` when the queue holds `capacity` items and nothing was queued.

@@ -32,17 +32,20 @@ function requirementsOf(selector: V1LabelSelector): LabelSelector {
     labelRequirement(key, 'in', [value]),
   );
   const fromExpressions = (selector.matchExpressions ?? []).map(({ key, operator, values = [] }) => {
-    const op = EXPRESSION_OPERATORS[operator];
+    const op = EXPRESSION_OPERATORS.get(operator);
     if (op === undefined) throw new Error(`"${operator}" is not a valid label selector operator`);
     return labelRequirement(key, op, values);
   });
   return [...fromLabels, ...fromExpressions];
 }
 
-/** The operators of a metav1.LabelSelector's expressions (it has no Gt or Lt). */
-const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = {
-  In: 'in',
-  NotIn: 'notin',
-  Exists: 'exists',
-  DoesNotExist: '!',
-};
+/**
+ * The operators of a metav1.LabelSelector's expressions (it has no Gt or Lt). A Map: an operator
+ * read from user input must not find an object's inherited properties (`toString`).
+ */
+const EXPRESSION_OPERATORS: ReadonlyMap<string, LabelOperator> = new Map([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
