@@ -1,0 +1,117 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startEnvironment } from '../../src/envtest/index.ts';
+import { newClient } from '../../src/runtime/client/client.ts';
+import { transportFor } from '../../src/runtime/client/transport.ts';
+import { goPeer } from '../support/go-peer.ts';
+import { median } from '../support/median.ts';
+import { bundleOperator } from '../support/operator-bundle.ts';
+import { contenders } from '../operator/contenders.ts';
+import { deleteWorkload } from '../operator/workload-cleanup.ts';
+import { quietPeriod, type QuietRun } from './quiet-period.ts';
+import { silencedRound, type SilencedRun } from './silenced-round.ts';
+import { WatchAudit } from './watch-audit.ts';
+
+// Recovery from a silently dead path, and the churn of a quiet period, for the WebApp operators
+// of bench/operator on one envtest control plane, each behind its own severable TCP proxy.
+// Each round runs every contender in turn (the order rotating); then, unless --quiet-minutes 0,
+// the contenders run side by side on an unchanging cluster. Prints markdown tables.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string', default: 'controller-runtime,tsoperator' },
+    'cap-seconds': { type: 'string', default: '180' },
+    'quiet-minutes': { type: 'string', default: '10' },
+  },
+});
+const only = values.only.split(',');
+const operatorDir = join(here, '..', 'operator');
+const operatorBundle = join(
+  here,
+  '..',
+  '..',
+  'node_modules',
+  '.cache',
+  'bench-operator',
+  'webapp-operator.mjs',
+);
+await bundleOperator(join(operatorDir, 'ts', 'webapp-operator.ts'), operatorBundle);
+const chosen = contenders(
+  operatorDir,
+  goPeer(join(operatorDir, 'go'), 'operator'),
+  operatorBundle,
+  10,
+).filter((c) => c.runsUntilStopped && only.includes(c.name));
+const quietMs = Number(values['quiet-minutes']) * 60_000;
+if (quietMs > 0 && chosen.filter((c) => c.name !== 'controller-runtime').length > 1) {
+  throw new Error(
+    'the quiet period tells one TypeScript contender from controller-runtime: pass --quiet-minutes 0',
+  );
+}
+
+using audit = new WatchAudit();
+await using env = await startEnvironment({
+  crdPaths: [join(operatorDir, 'crd')],
+  apiServerArgs: audit.apiServerArgs,
+});
+const transport = transportFor(env.kubeConfig);
+const client = newClient({ transport });
+const runs: SilencedRun[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
+  for (const contender of order) {
+    const namespace = `silent-${contender.name}-${round}`;
+    const run = await silencedRound(
+      contender,
+      env.server,
+      env.kubeConfig,
+      client,
+      namespace,
+      Number(values['cap-seconds']) * 1000,
+    );
+    console.error(
+      `round ${round}: ${run.name} recovered ${seconds(run.recoverySeconds)}, connections ${run.connectionsBefore} before, ${run.connectionsAfter} after`,
+    );
+    runs.push(run);
+    await deleteWorkload(transport, client, namespace);
+  }
+}
+console.log(recoveryTable(runs, Number(values['cap-seconds'])));
+
+if (quietMs > 0) {
+  const quiet = await quietPeriod(chosen, env.server, env.kubeConfig, audit, quietMs);
+  console.log(quietTable(quiet, Number(values['quiet-minutes'])));
+}
+
+function seconds(s: number | undefined): string {
+  return s === undefined ? 'not within the cap' : `${s.toFixed(1)} s`;
+}
+
+function recoveryTable(all: readonly SilencedRun[], capSeconds: number): string {
+  const lines = [
+    '| contender | recovery per round | median | connections before the silence | opened after it |',
+    '| --------- | ------------------ | ------ | ------------------------------ | --------------- |',
+  ];
+  for (const c of chosen) {
+    const mine = all.filter((r) => r.name === c.name);
+    // A round past the cap counts as the cap: the median stays a lower bound then.
+    const times = mine.map((r) => r.recoverySeconds ?? capSeconds);
+    const capped = mine.some((r) => r.recoverySeconds === undefined) ? ' (≥, capped)' : '';
+    lines.push(
+      `| ${c.name} | ${mine.map((r) => seconds(r.recoverySeconds)).join(', ')} | ${median(times).toFixed(1)} s${capped} | ` +
+        `${mine.map((r) => r.connectionsBefore).join(', ')} | ${mine.map((r) => r.connectionsAfter).join(', ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function quietTable(quiet: readonly QuietRun[], minutes: number): string {
+  return [
+    `| contender | connections opened in ${minutes} min | watch requests in ${minutes} min |`,
+    '| --------- | ----------------------------------- | -------------------------------- |',
+    ...quiet.map((q) => `| ${q.name} | ${q.connections} | ${q.watches} |`),
+  ].join('\n');
+}
