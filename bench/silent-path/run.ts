@@ -25,6 +25,9 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'controller-runtime,tsoperator' },
     'cap-seconds': { type: 'string', default: '180' },
     'quiet-minutes': { type: 'string', default: '10' },
+    // An operator bundle of an earlier revision (bench/support/operator-bundle.ts of its
+    // bench/operator/ts/webapp-operator.ts), run as the contender tsoperator-before.
+    'before-bundle': { type: 'string' },
   },
 });
 const only = values.only.split(',');
@@ -39,12 +42,20 @@ const operatorBundle = join(
   'webapp-operator.mjs',
 );
 await bundleOperator(join(operatorDir, 'ts', 'webapp-operator.ts'), operatorBundle);
-const chosen = contenders(
-  operatorDir,
-  goPeer(join(operatorDir, 'go'), 'operator'),
-  operatorBundle,
-  10,
-).filter((c) => c.runsUntilStopped && only.includes(c.name));
+const before = values['before-bundle'];
+const chosen = [
+  ...contenders(operatorDir, goPeer(join(operatorDir, 'go'), 'operator'), operatorBundle, 10),
+  ...(before
+    ? [
+        {
+          name: 'tsoperator-before',
+          command: process.execPath,
+          args: () => [...process.execArgv, before, '--concurrency', '10'],
+          runsUntilStopped: true,
+        },
+      ]
+    : []),
+].filter((c) => c.runsUntilStopped && only.includes(c.name));
 const quietMs = Number(values['quiet-minutes']) * 60_000;
 if (quietMs > 0 && chosen.filter((c) => c.name !== 'controller-runtime').length > 1) {
   throw new Error(
@@ -79,7 +90,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     await deleteWorkload(transport, client, namespace);
   }
 }
-console.log(recoveryTable(runs, Number(values['cap-seconds'])));
+if (runs.length > 0) console.log(recoveryTable(runs, Number(values['cap-seconds'])));
 
 if (quietMs > 0) {
   const quiet = await quietPeriod(chosen, env.server, env.kubeConfig, audit, quietMs);
