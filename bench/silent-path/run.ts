@@ -25,6 +25,9 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'controller-runtime,tsoperator' },
     'cap-seconds': { type: 'string', default: '180' },
     'quiet-minutes': { type: 'string', default: '10' },
+    // From the operator's first reconcile to the silence: its writes done, and, longer, its
+    // watches past their first bookmark.
+    'settle-seconds': { type: 'string', default: '2' },
     // An operator bundle of an earlier revision (bench/support/operator-bundle.ts of its
     // bench/operator/ts/webapp-operator.ts), run as the contender tsoperator-before.
     'before-bundle': { type: 'string' },
@@ -82,6 +85,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
       client,
       namespace,
       Number(values['cap-seconds']) * 1000,
+      Number(values['settle-seconds']) * 1000,
     );
     console.error(
       `round ${round}: ${run.name} recovered ${seconds(run.recoverySeconds)}, connections ${run.connectionsBefore} before, ${run.connectionsAfter} after`,

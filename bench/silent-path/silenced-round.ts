@@ -21,12 +21,10 @@ export interface SilencedRun {
 const POLL_MS = 100;
 /** An operator's start-up and first reconcile take far less; past this the round fails. */
 const START_TIMEOUT_MS = 120_000;
-/** Lets the writes of the first reconcile (status included) finish before the silence. */
-const SETTLE_MS = 2000;
 
 /**
  * One round: the operator starts behind its own proxy and reconciles a first WebApp (so its caches
- * have synced and its connections are in use); then the proxy stops forwarding on every open
+ * have synced and its connections are in use); `settleMs` later the proxy stops forwarding on every open
  * connection without closing any, a second WebApp is created directly on the API server, and the
  * clock runs until the operator has created that WebApp's Deployment through a new connection.
  */
@@ -37,6 +35,7 @@ export async function silencedRound(
   client: Client,
   namespace: string,
   capMs: number,
+  settleMs: number,
 ): Promise<SilencedRun> {
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   await client.create(webApp(namespace, 0));
@@ -49,7 +48,7 @@ export async function silencedRound(
     if ((await until(reconciled, START_TIMEOUT_MS, operator)) === undefined) {
       throw new Error(`${contender.name} did not reconcile its first WebApp in ${START_TIMEOUT_MS} ms`);
     }
-    await sleep(SETTLE_MS);
+    await sleep(settleMs);
     const connectionsBefore = operator.proxy.connections;
     operator.proxy.silence();
     const silencedAt = performance.now();
