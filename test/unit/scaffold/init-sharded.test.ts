@@ -9,7 +9,9 @@ test('init --sharded wires sharding into main.ts, 3 replicas, the README, and ke
     await initProject(dir, { sharded: true });
     const files = await snapshotFolder(dir);
     const main = files.get('src/main.ts') ?? '';
-    assert.match(main, /sharding: \{ ring: 'webapp-operator', controllers: 'all' \}/);
+    assert.match(main, /sharding: \{\n\s+ring: 'webapp-operator',\n\s+controllers: 'all',\n/);
+    // Each process its own shard name: the flag, else $SHARD_NAME (the pod name in a Deployment).
+    assert.match(main, /shardNameOf\(flags\.shardName \|\| process\.env\['SHARD_NAME'\] \|\| ''\)/);
     assert.match(main, /leaderElection: true,/);
     assert.match(files.get('config/manager/manager.yaml') ?? '', /replicas: 3/);
     assert.match(files.get('README.md') ?? '', /## Sharding/);
