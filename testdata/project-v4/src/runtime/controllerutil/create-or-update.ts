@@ -17,7 +17,9 @@ import type { MutateFn, MutationOutcome } from './operation-result.ts';
  * Reads the object, lets `mutate` set its desired state, and creates it when missing or updates it
  * when `mutate` changed it, as controller-runtime's CreateOrUpdate. An update sends the whole
  * object with its resourceVersion, so a concurrent change fails with a Conflict (retry the
- * reconcile) instead of being overwritten. `mutate` receives the object as `JsonInput<T>` (see
+ * reconcile) instead of being overwritten. A create answered AlreadyExists (the cache had not shown
+ * the object yet: someone else's create, or a child still on its way from another shard) reads it
+ * from the API server and updates it instead. `mutate` receives the object as `JsonInput<T>` (see
  * {@link MutateFn}); the outcome's object is the API server's JSON, `Json<T>`.
  *
  * @example

@@ -459,19 +459,22 @@ export class Sharder {
    * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped.
    */
   async #moveChildren(children: readonly Child[], shard: string, signal?: AbortSignal): Promise<void> {
-    for (const { obj, kind } of children) {
-      if (obj.metadata?.labels?.[this.#shardLabel] === shard) continue;
-      try {
-        await this.#o.client.patch(
-          obj,
-          mergePatch({ metadata: { labels: { [this.#shardLabel]: shard } } }),
-          signal ? { signal } : {},
-        );
-        this.#metrics.movements.inc(this.#kindLabels(kind));
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
+    // At once: only their owner's write must wait for them all.
+    await Promise.all(
+      children.map(async ({ obj, kind }) => {
+        if (obj.metadata?.labels?.[this.#shardLabel] === shard) return;
+        try {
+          await this.#o.client.patch(
+            obj,
+            mergePatch({ metadata: { labels: { [this.#shardLabel]: shard } } }),
+            signal ? { signal } : {},
+          );
+          this.#metrics.movements.inc(this.#kindLabels(kind));
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }),
+    );
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */

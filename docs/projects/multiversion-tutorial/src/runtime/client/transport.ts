@@ -137,10 +137,15 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
         clearTimeout(quiet);
         resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } });
       });
-      const stale = new Error(`no answer within ${o.pingTimeoutMs} ms on a kept-alive connection`);
+      // Made only when the timer fires: an Error's stack trace is not free, and most GETs are answered.
+      let stale: Error | undefined;
       if (isIdempotent(method)) {
         req.once('socket', () => {
-          if (req.reusedSocket) quiet = setTimeout(() => req.destroy(stale), o.pingTimeoutMs).unref();
+          if (!req.reusedSocket) return;
+          quiet = setTimeout(() => {
+            stale = new Error(`no answer within ${o.pingTimeoutMs} ms on a kept-alive connection`);
+            req.destroy(stale);
+          }, o.pingTimeoutMs).unref();
         });
       }
       req.on('error', (err) => {
@@ -177,7 +182,11 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     }
     if (body !== undefined) stream.end(body);
     return new Promise((resolve) => {
+      // Every stream closes, most after their answer came: only a close before it makes an error.
+      let settled = false;
       const failed = (err: Error): void => {
+        if (settled) return;
+        settled = true;
         const refused = stream.rstCode === REFUSED_STREAM;
         const again = !signal.aborted && (refused || (isIdempotent(method) && !connection.usable));
         const lost = connection.lost;
@@ -190,10 +199,13 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
         });
       };
       stream.once('response', (head) => {
+        settled = true;
         resolve({ res: { status: Number(head[':status']), headers: head, body: stream } });
       });
       stream.once('error', failed);
-      stream.once('close', () => failed(new Error(`${method} ${path}: the stream closed before an answer`)));
+      stream.once('close', () => {
+        if (!settled) failed(new Error(`${method} ${path}: the stream closed before an answer`));
+      });
     });
   };
 
