@@ -12,6 +12,14 @@ import { repoRoot } from './cli.ts';
 const NOT_THE_READERS: ReadonlySet<string> = new Set(['NODE_TEST_CONTEXT', 'KUBECONFIG']);
 
 /**
+ * What `npm test` sets for the scripts it runs (`npm_config_*`, `npm_package_*`, `INIT_CWD`): the
+ * reader's npm reads its settings afresh, in the project's folder.
+ */
+function fromNpmRun(name: string): boolean {
+  return name.startsWith('npm_') || name === 'INIT_CWD';
+}
+
+/**
  * Fills `bin` with the commands the book's pages take for granted: `tsoperator`, this checkout's CLI
  * (what `npm link` in a checkout gives the reader), and `kubectl`, the one among the control-plane
  * binaries. Returns the environment a reader's terminal starts with: this process's, with `bin`
@@ -25,8 +33,11 @@ export async function readerEnvironment(bin: string): Promise<Record<string, str
 
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !NOT_THE_READERS.has(name)) env[name] = value;
+    if (value !== undefined && !NOT_THE_READERS.has(name) && !fromNpmRun(name)) env[name] = value;
   }
+  // npm waits 5 minutes on a registry request that stalls, and tries it three times: past a
+  // block's 10 minutes. A reader would press Ctrl-C and run it again; at 30 s, npm does that itself.
+  env['npm_config_fetch_timeout'] = '30000';
   env['PATH'] = [bin, dirname(process.execPath), process.env['PATH'] ?? ''].join(':');
   return env;
 }

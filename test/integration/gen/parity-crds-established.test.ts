@@ -29,6 +29,7 @@ test('the CRDs generated from every parity fixture are Established on the API se
       'crates.cargo.example.org',
       'cronjobs.tutorial.example.org',
       'harbors.fleet.example.org',
+      'notes.notes.example.org',
       'routes.routing.example.org',
       'sailors.crew.example.org',
       'ships.fleet.example.org',
