@@ -74,6 +74,9 @@ export class SeverableProxy {
   }
 
   /** `https://127.0.0.1:port`: the server address to give a client. */
+  /** Added to each chunk's trip, each way: a distant server. */
+  latencyMs = 0;
+
   get url(): string {
     return `https://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
@@ -115,7 +118,10 @@ export class SeverableProxy {
       [pair.upstream, pair.client],
     ] as const) {
       from.on('data', (chunk: Buffer) => {
-        if (!pair.silent) to.write(chunk);
+        if (pair.silent) return;
+        if (this.latencyMs === 0) to.write(chunk);
+        // One delay for every chunk keeps them in order: timers of one duration fire in turn.
+        else setTimeout(() => to.write(chunk), this.latencyMs);
       });
       from.on('error', () => to.destroy());
       from.once('close', () => {

@@ -184,6 +184,33 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     assert.deepEqual(connectProxy.tunnels, [new URL(env.server).host], 'ten writes and a list on one tunnel');
   });
 
+  it("reads a large list from a distant server in a few round trips: Go's flow-control windows", async () => {
+    const big = `big-${Date.now()}`;
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: big } });
+    const payload = 'x'.repeat(900_000);
+    for (let i = 0; i < 4; i++) {
+      await admin.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `big-${i}`, namespace: big },
+        data: { v: payload },
+      });
+    }
+    const proxy = await proxied();
+    const client = newClient({ transport: through(proxy) });
+    await client.list(ConfigMapKind, { namespace: big, limit: 1 });
+    proxy.latencyMs = 100;
+    const started = performance.now();
+    const listed = await client.list(ConfigMapKind, { namespace: big });
+    const tookMs = performance.now() - started;
+    assert.equal(listed.items.length, 4);
+    // 3.6 MB in 64 KiB windows would take 55 round trips of 200 ms: 11 s.
+    assert.ok(
+      tookMs < 4000,
+      `3.6 MB listed in ${Math.round(tookMs)} ms, more than a few round trips of 200 ms`,
+    );
+  });
+
   it('keeps one connection and one watch on a quiet kind over many health-check periods', async () => {
     const proxy = await proxied();
     const quiet = `quiet-${Date.now()}`;
