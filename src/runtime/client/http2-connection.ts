@@ -13,6 +13,9 @@ export interface HealthCheck {
  */
 const ASSUMED_MAX_STREAMS = 100;
 
+/** A timer this late was held by a blocked event loop, not by a silent connection. */
+const LATE_TIMER_MS = 100;
+
 /** A request on a connection that has read nothing for this long pings it. */
 const QUIET_BEFORE_PING_MS = 1000;
 
@@ -123,13 +126,29 @@ export class Http2Connection {
   }
 
   #ping(): void {
-    if (this.#pinging || !this.usable) return;
+    // A connection going away still carries its watches until they end: it is checked as long as
+    // it is open, as Go's transport does.
+    if (this.#pinging || this.#lost !== undefined || this.#session.destroyed) return;
     this.#pinging = true;
-    const timeout = setTimeout(
-      () => this.#lose(`no answer to a health-check ping within ${this.#health.pingTimeoutMs} ms`),
-      this.#health.pingTimeoutMs,
-    ).unref();
+    let acked = false;
+    const judge = (armedAt: number): void => {
+      // A timer that fired late means the loop was blocked: the ack may be unread on the socket,
+      // for timers run before the poll phase reads it. The ack gets its time with the loop free.
+      if (performance.now() - armedAt > this.#health.pingTimeoutMs + LATE_TIMER_MS) {
+        timeout = arm();
+        return;
+      }
+      setImmediate(() => {
+        if (!acked) this.#lose(`no answer to a health-check ping within ${this.#health.pingTimeoutMs} ms`);
+      });
+    };
+    const arm = (): NodeJS.Timeout => {
+      const armedAt = performance.now();
+      return setTimeout(() => judge(armedAt), this.#health.pingTimeoutMs).unref();
+    };
+    let timeout = arm();
     const sent = this.#session.ping((err) => {
+      acked = true;
       clearTimeout(timeout);
       this.#pinging = false;
       if (err) this.#lose(`its health-check ping failed: ${err.message}`);

@@ -211,6 +211,26 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     );
   });
 
+  it('does not take an event loop blocked past the ping timeout for a dead connection', async () => {
+    const proxy = await proxied();
+    const transport = through(proxy, { readIdleTimeoutMs: 200, pingTimeoutMs: 500 });
+    const watches = new AbortController();
+    const watch = await transport.stream(watchPath, watches.signal);
+    let failed: unknown;
+    watch.on('error', (err: unknown) => (failed = err));
+    watch.resume();
+    // Synchronous work of a second at a time, each leaving the loop only for its check phase.
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const until = performance.now() + 1000;
+      while (performance.now() < until);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(failed, undefined, 'the watch was not failed');
+    assert.equal(proxy.connections, 1, 'the connection was kept');
+    watches.abort();
+  });
+
   it('keeps one connection and one watch on a quiet kind over many health-check periods', async () => {
     const proxy = await proxied();
     const quiet = `quiet-${Date.now()}`;
@@ -224,5 +244,49 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     await new Promise((resolve) => setTimeout(resolve, 4000));
     assert.equal(proxy.connections, 1, 'pings keep the connection, they do not replace it');
     assert.deepEqual([...transport.watches.values()], [1], 'the watch was never restarted');
+  });
+});
+
+describe('the transport against an API server that sends GOAWAY at random', () => {
+  let env: Environment;
+  let admin: Client;
+  let proxy: SeverableProxy;
+  const stop = new AbortController();
+
+  before(async () => {
+    env = await startEnvironment({ apiServerArgs: ['--goaway-chance=0.02'] });
+    admin = newClient({ kubeConfig: env.kubeConfig });
+    proxy = await SeverableProxy.start(env.server);
+  });
+  after(async () => {
+    stop.abort();
+    await proxy?.close();
+    await env?.stop();
+  });
+
+  it('keeps checking a connection that is going away while its watch still runs on it', async () => {
+    const ns = `goaway-${Date.now()}`;
+    await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    const transport = transportFor({ ...restConfigOf(env.kubeConfig), server: proxy.url }, HEALTH);
+    const cache = newCache({ transport, namespaces: [ns] });
+    const handler = new RecordingHandler();
+    cache.informerFor(ConfigMapKind).addEventHandler(handler);
+    cache.start(stop.signal);
+    assert.equal(await cache.waitForCacheSync(), true);
+    const client = newClient({ transport });
+    // GETs until a GOAWAY sends the next request on a new connection; the watch stays on the old.
+    while (proxy.connections < 2) await client.list(ConfigMapKind, { namespace: ns, limit: 1 });
+
+    proxy.silence();
+    await admin.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'after-goaway', namespace: ns },
+    });
+    await eventuallyTrue(
+      () => handler.saw('add', 'after-goaway'),
+      'the informer to see an object created after the path of its draining connection went silent',
+      NOTICED_MS + REWATCH_MS + SLACK_MS,
+    );
   });
 });
