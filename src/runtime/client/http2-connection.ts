@@ -83,9 +83,9 @@ export class Http2Connection {
     return true;
   }
 
-  /** Why it was closed as dead, if it was. */
+  /** Why it was closed as dead, if it was: a failed health check, or a connection that broke. */
   get lost(): string | undefined {
-    return this.#lost;
+    return this.#lost ?? (this.#session.destroyed ? 'the connection closed' : undefined);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newCache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { isApiServerUnreachable } from '../../../src/runtime/client/api-server-unreachable.ts';
 import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
@@ -154,6 +155,21 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
       performance.now() - writing < NOTICED_MS + SLACK_MS,
       'the write failed within the health check',
     );
+  });
+
+  it('fails a write whose connection broke before its answer with a ConnectionLostError', async () => {
+    const proxy = await proxied();
+    const client = newClient({ transport: through(proxy) });
+    await client.create(configMap('before-break'));
+    proxy.silence();
+    const writing = client.create(configMap('broken-write'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.sever();
+    await assert.rejects(writing, (err: unknown) => {
+      assert.ok(err instanceof ConnectionLostError, `a ConnectionLostError, got ${String(err)}`);
+      assert.ok(isApiServerUnreachable(err), 'a lost connection is an unreachable API server');
+      return true;
+    });
   });
 
   it('falls back to HTTP/1.1 when ALPN offers no h2, and drops a dead kept-alive socket for a GET', async () => {
