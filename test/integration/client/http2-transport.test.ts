@@ -247,6 +247,18 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     watches.abort();
   });
 
+  it('checks an API server given by address against that address through a proxy-url', async () => {
+    const { config } = await http1Only();
+    const connectProxy = await ConnectProxy.start();
+    proxies.push(connectProxy);
+    const client = newClient({ transport: transportFor({ ...config, proxyUrl: connectProxy.url }) });
+    const listed = await client.list(ConfigMapKind, { namespace: ns });
+    assert.ok(
+      Array.isArray(listed.items),
+      'listed through the tunnel, the certificate of 127.0.0.1 accepted',
+    );
+  });
+
   it('keeps one connection and one watch on a quiet kind over many health-check periods', async () => {
     const proxy = await proxied();
     const quiet = `quiet-${Date.now()}`;
