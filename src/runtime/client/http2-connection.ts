@@ -27,9 +27,11 @@ const QUIET_BEFORE_PING_MS = 1000;
  * a fresh one. That is what notices a path that went silent without a reset (a NAT or conntrack
  * entry dropped, a load balancer failed over), which TCP alone notices only after many minutes.
  *
- * Unlike Go, a request sent on a connection that has read nothing for a second pings it too: a
- * write on a connection that died quietly then fails within about `pingTimeoutMs`, not after the
- * idle time or its own deadline.
+ * Unlike Go, a request sent on a connection that has read nothing since a previous request at
+ * least a second before pings it too, and then fails within about `pingTimeoutMs` if the
+ * connection died quietly. A connection that read something since (an answer, a watch event, a
+ * ping's ack) is not pinged by the request: a write on it fails within the health check's bound,
+ * `readIdleTimeoutMs` after the last read plus `pingTimeoutMs`, as in Go.
  */
 export class Http2Connection {
   readonly #session: ClientHttp2Session;
