@@ -15,6 +15,9 @@ export interface HealthCheck {
  */
 const ASSUMED_MAX_STREAMS = 100;
 
+/** A timer this late was held by a blocked event loop, not by a silent connection. */
+const LATE_TIMER_MS = 100;
+
 /** A request on a connection that has read nothing for this long pings it. */
 const QUIET_BEFORE_PING_MS = 1000;
 
@@ -26,9 +29,11 @@ const QUIET_BEFORE_PING_MS = 1000;
  * a fresh one. That is what notices a path that went silent without a reset (a NAT or conntrack
  * entry dropped, a load balancer failed over), which TCP alone notices only after many minutes.
  *
- * Unlike Go, a request sent on a connection that has read nothing for a second pings it too: a
- * write on a connection that died quietly then fails within about `pingTimeoutMs`, not after the
- * idle time or its own deadline.
+ * Unlike Go, a request sent on a connection that has read nothing since a previous request at
+ * least a second before pings it too, and then fails within about `pingTimeoutMs` if the
+ * connection died quietly. A connection that read something since (an answer, a watch event, a
+ * ping's ack) is not pinged by the request: a write on it fails within the health check's bound,
+ * `readIdleTimeoutMs` after the last read plus `pingTimeoutMs`, as in Go.
  */
 export class Http2Connection {
   readonly #session: ClientHttp2Session;
@@ -82,9 +87,9 @@ export class Http2Connection {
     return true;
   }
 
-  /** Why it was closed as dead, if it was. */
+  /** Why it was closed as dead, if it was: a failed health check, or a connection that broke. */
   get lost(): string | undefined {
-    return this.#lost;
+    return this.#lost ?? (this.#session.destroyed ? 'the connection closed' : undefined);
   }
 
   /**
@@ -125,13 +130,29 @@ export class Http2Connection {
   }
 
   #ping(): void {
-    if (this.#pinging || !this.usable) return;
+    // A connection going away still carries its watches until they end: it is checked as long as
+    // it is open, as Go's transport does.
+    if (this.#pinging || this.#lost !== undefined || this.#session.destroyed) return;
     this.#pinging = true;
-    const timeout = setTimeout(
-      () => this.#lose(`no answer to a health-check ping within ${this.#health.pingTimeoutMs} ms`),
-      this.#health.pingTimeoutMs,
-    ).unref();
+    let acked = false;
+    const judge = (armedAt: number): void => {
+      // A timer that fired late means the loop was blocked: the ack may be unread on the socket,
+      // for timers run before the poll phase reads it. The ack gets its time with the loop free.
+      if (performance.now() - armedAt > this.#health.pingTimeoutMs + LATE_TIMER_MS) {
+        timeout = arm();
+        return;
+      }
+      setImmediate(() => {
+        if (!acked) this.#lose(`no answer to a health-check ping within ${this.#health.pingTimeoutMs} ms`);
+      });
+    };
+    const arm = (): NodeJS.Timeout => {
+      const armedAt = performance.now();
+      return setTimeout(() => judge(armedAt), this.#health.pingTimeoutMs).unref();
+    };
+    let timeout = arm();
     const sent = this.#session.ping((err) => {
+      acked = true;
       clearTimeout(timeout);
       this.#pinging = false;
       if (err) this.#lose(`its health-check ping failed: ${err.message}`);

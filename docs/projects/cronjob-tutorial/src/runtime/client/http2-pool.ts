@@ -9,6 +9,9 @@ export type PooledConnection = Http2Connection | 'http/1.1';
 
 /** How many connections one request dials before giving up on a server that closes each at once. */
 const MAX_DIALS = 3;
+/** The flow-control windows Go's HTTP/2 transport advertises, per stream and per connection. */
+const STREAM_WINDOW = 4 << 20;
+const CONNECTION_WINDOW = 1 << 30;
 
 /**
  * The HTTP/2 connections to one API server: one carries every request and watch, as client-go's
@@ -82,7 +85,13 @@ export class Http2Pool {
       return;
     }
     const http2 = process.getBuiltinModule('node:http2');
-    const session = http2.connect(this.#endpoint.server.origin, { createConnection: () => socket });
+    // Go's windows: 4 MiB a stream, 1 GiB the connection. The 64 KiB default makes a large list
+    // wait one round trip per 64 KiB, seconds on a distant server.
+    const session = http2.connect(this.#endpoint.server.origin, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: STREAM_WINDOW },
+    });
+    session.setLocalWindowSize(CONNECTION_WINDOW);
     const connection = new Http2Connection(session, socket, this.#health, () =>
       this.#connections.delete(connection),
     );

@@ -34,7 +34,9 @@ export async function connectToServer(
   const cert = endpoint.clientCertificate;
   const servername = config.tlsServerName ?? host;
   const options: ConnectionOptions = {
-    ...(tunnel ? { socket: tunnel } : { host, port }),
+    // Through a tunnel, `host` is still the name the certificate is checked against: an address
+    // given no servername would otherwise be checked as "localhost".
+    ...(tunnel ? { socket: tunnel, host } : { host, port }),
     ALPNProtocols: [...alpnProtocols],
     // SNI takes a name, never an address.
     ...(process.getBuiltinModule('node:net').isIP(servername) ? {} : { servername }),
