@@ -1,5 +1,5 @@
 import type { Agent as HttpAgent, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { kubernetesTime } from '../api/format-time.ts';
 import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
@@ -8,14 +8,14 @@ import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
 import { linkedSignal } from '../clock/linked-signal.ts';
-import { isIdempotent, isStaleConnection, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
+import { retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
-import { ConnectionLostError } from './connection-lost-error.ts';
 import { markHealthChecked } from './health-checked.ts';
-import type { Http2Connection } from './http2-connection.ts';
+import { sendHttp1 } from './http1-sending.ts';
+import { sendHttp2 } from './http2-sending.ts';
 import { Http2Pool } from './http2-pool.ts';
-import { hostOf } from './server-socket.ts';
+import type { OutgoingRequest, Sent, ServerAnswer } from './outgoing-request.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
 /** One HTTP request to the API server. `path` includes the query string. */
@@ -79,7 +79,6 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   const config = restConfigOf(source);
   const server = new URL(config.server);
   const secure = server.protocol === 'https:';
-  const basePath = server.pathname.replace(/\/$/, '');
   const agents = agentPool(config, secure, o.pingTimeoutMs);
   const http2 =
     secure && o.http2
@@ -106,135 +105,24 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     if (status === 401) config.credentials?.rejected(credentials);
   };
 
-  /**
-   * One sending over HTTP/1.1. A GET that gets no answer's head within `pingTimeoutMs` on a
-   * kept-alive socket is dropped and goes again on a fresh one: the socket may have died quietly
-   * while pooled, and a GET must not wait out its whole deadline on it.
-   */
-  const sendHttp1 = (
-    method: string,
-    path: string,
-    headers: OutgoingHttpHeaders,
-    cert: ClientCertificate | undefined,
-    body: string | undefined,
-    signal: AbortSignal,
-  ): Promise<Sent> =>
-    new Promise((resolve) => {
-      let quiet: NodeJS.Timeout | undefined;
-      const opts: RequestOptions = {
-        method,
-        protocol: server.protocol,
-        hostname: hostOf(server),
-        port: server.port,
-        path: basePath + path,
-        headers,
-        agent: agents.for(cert),
-        signal,
-      };
-      const req = (secure ? httpsRequest : nodeHttp.request)(opts, (res) => {
-        clearTimeout(quiet);
-        resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } });
-      });
-      // Made only when the timer fires: an Error's stack trace is not free, and most GETs are answered.
-      let stale: Error | undefined;
-      if (isIdempotent(method)) {
-        req.once('socket', () => {
-          if (!req.reusedSocket) return;
-          quiet = setTimeout(() => {
-            stale = new Error(`no answer within ${o.pingTimeoutMs} ms on a kept-alive connection`);
-            req.destroy(stale);
-          }, o.pingTimeoutMs).unref();
-        });
-      }
-      req.on('error', (err) => {
-        clearTimeout(quiet);
-        const again = isIdempotent(method) && (err === stale || isStaleConnection(err, req.reusedSocket));
-        resolve({ err, again });
-      });
-      req.end(body);
-    });
-
-  /**
-   * One sending over an HTTP/2 connection. A stream the server refused (REFUSED_STREAM) or one
-   * never opened was not processed, and may go again whatever its method; a GET also goes again
-   * when its connection died under it. A write on a connection found dead fails with a
-   * ConnectionLostError.
-   */
-  const sendHttp2 = (
-    connection: Http2Connection,
-    method: string,
-    path: string,
-    headers: OutgoingHttpHeaders,
-    body: string | undefined,
-    signal: AbortSignal,
-  ): Promise<Sent> => {
-    let stream: ReturnType<Http2Connection['request']>;
-    try {
-      stream = connection.request(
-        { ...headers, ':method': method, ':path': basePath + path },
-        body === undefined,
-        signal,
-      );
-    } catch (err) {
-      return Promise.resolve({ err: err as Error, again: !signal.aborted });
-    }
-    if (body !== undefined) stream.end(body);
-    return new Promise((resolve) => {
-      // Every stream closes, most after their answer came: only a close before it makes an error.
-      let settled = false;
-      const failed = (err: Error): void => {
-        if (settled) return;
-        settled = true;
-        const refused = stream.rstCode === REFUSED_STREAM;
-        const again = !signal.aborted && (refused || (isIdempotent(method) && !connection.usable));
-        const lost = connection.lost;
-        resolve({
-          err:
-            lost !== undefined && !again && !signal.aborted
-              ? new ConnectionLostError(`${method} ${path}`, lost)
-              : err,
-          again,
-        });
-      };
-      stream.once('response', (head) => {
-        settled = true;
-        resolve({ res: { status: Number(head[':status']), headers: head, body: stream } });
-      });
-      stream.once('error', failed);
-      stream.once('close', () => {
-        if (!settled) failed(new Error(`${method} ${path}: the stream closed before an answer`));
-      });
-    });
-  };
-
   /** One sending, on HTTP/2 when the server speaks it. */
-  const send = async (
-    method: string,
-    path: string,
-    headers: OutgoingHttpHeaders,
-    cert: ClientCertificate | undefined,
-    body: string | undefined,
-    signal: AbortSignal,
-  ): Promise<Sent> => {
-    const connection = http2 ? await http2.acquire(cert, signal) : 'http/1.1';
-    if (connection === 'http/1.1') return sendHttp1(method, path, headers, cert, body, signal);
-    const sent = await sendHttp2(connection, method, path, headers, body, signal);
+  const send = async (req: OutgoingRequest, cert: ClientCertificate | undefined): Promise<Sent> => {
+    const connection = http2 ? await http2.acquire(cert, req.signal) : 'http/1.1';
+    if (connection === 'http/1.1') return sendHttp1(server, agents.for(cert), req, o.pingTimeoutMs);
+    const sent = await sendHttp2(server, connection, req);
     if ('res' in sent) markHealthChecked(sent.res.body);
     return sent;
   };
 
-  /** Resolves at the answer's head. Each dead connection leaves the pool as it fails, so this ends. */
-  const open = async (
-    method: string,
-    path: string,
-    headers: OutgoingHttpHeaders,
-    body: string | undefined,
-    signal: AbortSignal,
-  ): Promise<ServerAnswer> => {
+  /**
+   * Sends `req` with credentials until it is answered or may not go again, and resolves at the
+   * answer's head. Each dead connection leaves the pool as it fails, so this ends.
+   */
+  const open = async (req: OutgoingRequest): Promise<ServerAnswer> => {
     for (let retries = 0; ; retries++) {
-      const { headers: withAuth, credentials } = await headersFor(headers, signal);
+      const { headers, credentials } = await headersFor(req.headers, req.signal);
       const cert = credentials.clientCertificate ?? config.clientCertificate;
-      const sent = await send(method, path, withAuth, cert, body, signal);
+      const sent = await send({ ...req, headers }, cert);
       if ('res' in sent) {
         answered(sent.res.status, credentials);
         return sent.res;
@@ -282,7 +170,7 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
       `${req.method} ${req.path}`,
       req.signal,
       async (signal) => {
-        const res = await open(req.method, req.path, headers, body, signal);
+        const res = await open({ method: req.method, path: req.path, headers, body, signal });
         const text = await readBody(res.body);
         return { status: res.status, headers: res.headers, text };
       },
@@ -324,7 +212,13 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     async stream(path: string, signal: AbortSignal, accept?: string): Promise<Readable> {
       for (let retries = 0; ; retries++) {
         const { value: res, release } = await withinTimeout(`GET ${path}`, signal, (bounded) =>
-          open('GET', path, { accept: accept ?? 'application/json' }, undefined, bounded),
+          open({
+            method: 'GET',
+            path,
+            headers: { accept: accept ?? 'application/json' },
+            body: undefined,
+            signal: bounded,
+          }),
         );
         // The caller's abort ends the stream until the stream has ended.
         if (res.body.destroyed) release();
@@ -344,19 +238,6 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
     },
   };
 }
-
-/** An answer's head, and its body to read: an HTTP/1.1 response or an HTTP/2 stream. */
-interface ServerAnswer {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Readable;
-}
-
-/** What one sending gave: the answer's head, or the error and whether to send it again. */
-type Sent = { readonly res: ServerAnswer } | { readonly err: Error; readonly again: boolean };
-
-/** HTTP/2's REFUSED_STREAM: the server processed nothing of the stream. */
-const REFUSED_STREAM = 7;
 
 /** A whole answer. */
 interface Answer {
