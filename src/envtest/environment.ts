@@ -204,6 +204,20 @@ export class Environment {
     return this.#etcd.url;
   }
 
+  /**
+   * Stops etcd (SIGSTOP) until the function returned is called (SIGCONT): an API server whose
+   * storage hangs, answering nothing while its connections stay open, as on a stalled disk.
+   */
+  pauseEtcd(): () => void {
+    const pid = this.#etcd.process.pid;
+    process.kill(pid, 'SIGSTOP');
+    let paused = true;
+    return () => {
+      if (paused) process.kill(pid, 'SIGCONT');
+      paused = false;
+    };
+  }
+
   /** An identity authenticated by a client certificate, with no permission beyond what RBAC binds to it. */
   async addUser(name: string, groups: readonly string[] = []): Promise<User> {
     const identity = this.#ca.issue({ commonName: name, organizations: groups, usage: 'client' });

@@ -6,18 +6,13 @@ import { isIdempotent, isStaleConnection } from './request-retry.ts';
 import { hostOf } from './server-socket.ts';
 
 /**
- * Sends a request once over HTTP/1.1 on a socket of `agent`. A GET that gets no answer's head
- * within `quietMs` on a kept-alive socket is dropped and goes again on a fresh one: the socket may
- * have died quietly while pooled, and a GET must not wait out its whole deadline on it.
+ * Sends a request once over HTTP/1.1 on a socket of `agent`. As Go's transport, it goes again only
+ * when it is a GET whose kept-alive socket failed before any answer came (the server closed it
+ * while idle, or it was reset): never because an answer is slow, which a loaded server's often
+ * is, and which sending again would only load it more.
  */
-export function sendHttp1(
-  server: URL,
-  agent: HttpAgent,
-  req: OutgoingRequest,
-  quietMs: number,
-): Promise<Sent> {
+export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): Promise<Sent> {
   return new Promise((resolve) => {
-    let quiet: NodeJS.Timeout | undefined;
     const opts: RequestOptions = {
       method: req.method,
       protocol: server.protocol,
@@ -28,27 +23,12 @@ export function sendHttp1(
       agent,
       signal: req.signal,
     };
-    const sending = (server.protocol === 'https:' ? httpsRequest : nodeHttp.request)(opts, (res) => {
-      clearTimeout(quiet);
-      resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } });
-    });
-    // Made only when the timer fires: an Error's stack trace is not free, and most GETs are answered.
-    let stale: Error | undefined;
-    if (isIdempotent(req.method)) {
-      sending.once('socket', () => {
-        if (!sending.reusedSocket) return;
-        quiet = setTimeout(() => {
-          stale = new Error(`no answer within ${quietMs} ms on a kept-alive connection`);
-          sending.destroy(stale);
-        }, quietMs).unref();
-      });
-    }
-    sending.on('error', (err) => {
-      clearTimeout(quiet);
-      const again =
-        isIdempotent(req.method) && (err === stale || isStaleConnection(err, sending.reusedSocket));
-      resolve({ err, again });
-    });
+    const sending = (server.protocol === 'https:' ? httpsRequest : nodeHttp.request)(opts, (res) =>
+      resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } }),
+    );
+    sending.on('error', (err) =>
+      resolve({ err, again: isIdempotent(req.method) && isStaleConnection(err, sending.reusedSocket) }),
+    );
     sending.end(req.body);
   });
 }

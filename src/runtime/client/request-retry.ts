@@ -36,13 +36,17 @@ export function retryWaitMs(
   return seconds * 1000;
 }
 
+/** Socket errors of a connection that broke: reset, closed under a write, or found dead by TCP keep-alive. */
+const BROKEN: ReadonlySet<unknown> = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
 /**
- * A failure of a kept-alive socket the server had already closed: the request went out on a
- * reused connection and was reset before any answer (Node says ECONNRESET, "socket hang up", or
- * EPIPE). A fresh connection failing the same way is the server's trouble, not a stale socket.
+ * A failure of a reused kept-alive socket before any answer came: the server had closed it while
+ * it sat in the pool, or its connection broke (Node says ECONNRESET, "socket hang up", EPIPE, or
+ * ETIMEDOUT when TCP keep-alive probes went unanswered). Go's transport sends a GET again then
+ * (transportReadFromServerError, errServerClosedIdle). A fresh connection failing the same way is
+ * the server's trouble, not a stale socket.
  */
 export function isStaleConnection(err: unknown, reusedSocket: boolean): boolean {
   if (!reusedSocket || typeof err !== 'object' || err === null) return false;
-  const code = (err as { code?: unknown }).code;
-  return code === 'ECONNRESET' || code === 'EPIPE';
+  return BROKEN.has((err as { code?: unknown }).code);
 }

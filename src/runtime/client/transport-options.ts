@@ -45,8 +45,10 @@ export interface TransportOptions {
    * How long a PING may go unanswered before its connection is closed as dead, failing every
    * stream on it (client-go's PingTimeout, 15 s there). With `readIdleTimeoutMs`, it bounds how
    * long a silently dead path goes unnoticed: 15 s by default, against client-go's 45 s. Over
-   * HTTP/1.1, a GET on a kept-alive socket that gets no answer's head in this time goes again on a
-   * fresh one, and a socket idle this long in the pool is closed. Default: 5 000 ms.
+   * HTTP/1.1, which has no PING, a socket idle this long in the pool is closed rather than reused,
+   * so that a request goes out on a socket whose path died unnoticed only if it died in that time;
+   * the request then waits for its answer until `requestTimeoutMs`, as in Go's transport, for a
+   * dead path cannot be told from a slow server there. Default: 5 000 ms.
    */
   readonly pingTimeoutMs?: number;
   /** Times each attempt and the waits between retries. Default: the system clock. */

@@ -63,10 +63,10 @@ export interface Transport {
  *
  * Every request but a watch is bounded by `requestTimeoutMs`; a 429 with Retry-After is waited
  * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a dead
- * connection (one that failed its health check, or a kept-alive socket the server closed) goes
- * again on another connection, as Go's transport does; other methods are sent again only when the
- * server provably never processed them, and otherwise fail with a ConnectionLostError, for the
- * server may have done them. Credentials are asked for before each request (a token file is
+ * connection (one that failed its health check, or a kept-alive socket that broke before any
+ * answer) goes again on another connection, as Go's transport does, but a slow answer is waited
+ * for, never asked for twice; other methods are sent again only when the server provably never
+ * processed them, and otherwise fail with a ConnectionLostError, for the server may have done them. Credentials are asked for before each request (a token file is
  * re-read, an exec plugin rerun on expiry) and dropped after a 401.
  *
  * @example
@@ -108,7 +108,7 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   /** One sending, on HTTP/2 when the server speaks it. */
   const send = async (req: OutgoingRequest, cert: ClientCertificate | undefined): Promise<Sent> => {
     const connection = http2 ? await http2.acquire(cert, req.signal) : 'http/1.1';
-    if (connection === 'http/1.1') return sendHttp1(server, agents.for(cert), req, o.pingTimeoutMs);
+    if (connection === 'http/1.1') return sendHttp1(server, agents.for(cert), req);
     const sent = await sendHttp2(server, connection, req);
     if ('res' in sent) markHealthChecked(sent.res.body);
     return sent;
@@ -248,11 +248,17 @@ interface Answer {
 
 const NO_CREDENTIALS: RequestCredentials = {};
 
+/** TCP keep-alive's first probe after this much silence; Node then probes each second, 10 times. */
+const KEEP_ALIVE_PROBE_AFTER_MS = 1000;
+
 /**
  * The keep-alive agent for the current client certificate. When an exec plugin hands out a new
  * certificate, the old agent's connections are closed, as client-go's connection rotation does:
  * they would go on authenticating as the old certificate. A socket idle in the pool for
- * `idleMs` is closed: the longer one sits unused, the likelier its path has died unnoticed.
+ * `idleMs` is closed: the longer one sits unused, the likelier its path has died unnoticed. Each
+ * socket has TCP keep-alive probes after a second without traffic, so one whose peer forgot it (a
+ * load balancer failed over, a server host rebooted) is reset and leaves the pool, and a request
+ * waiting on a path that died after taking the request learns it in about 10 s (ETIMEDOUT).
  */
 function agentPool(
   config: RestConfig,
@@ -276,6 +282,7 @@ function agentPool(
       agent = secure
         ? new HttpsAgent({
             keepAlive: true,
+            keepAliveMsecs: KEEP_ALIVE_PROBE_AFTER_MS,
             timeout: idleMs,
             ...(proxyEnv ? { proxyEnv } : {}),
             ...(config.ca ? { ca: config.ca } : {}),
@@ -283,7 +290,12 @@ function agentPool(
             ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
             rejectUnauthorized: !config.insecureSkipTlsVerify,
           })
-        : new nodeHttp.Agent({ keepAlive: true, timeout: idleMs, ...(proxyEnv ? { proxyEnv } : {}) });
+        : new nodeHttp.Agent({
+            keepAlive: true,
+            keepAliveMsecs: KEEP_ALIVE_PROBE_AFTER_MS,
+            timeout: idleMs,
+            ...(proxyEnv ? { proxyEnv } : {}),
+          });
       return agent;
     },
   };

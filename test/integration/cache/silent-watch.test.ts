@@ -14,7 +14,7 @@ import { ObservedTransport } from '../../support/observed-transport.ts';
 import { RecordingHandler } from '../../support/recording-handler.ts';
 import { SeverableProxy } from '../../support/severable-proxy.ts';
 
-/** The HTTP/1.1 transport's wait for an answer on a pooled socket before it takes a fresh one. */
+/** How long a pooled HTTP/1.1 socket may sit idle before the transport closes it. */
 const PING_TIMEOUT_MS = 500;
 /** The API server's watch cache sends a watch a bookmark at least once a minute. */
 const BOOKMARK_WITHIN_MS = 65_000;

@@ -6,18 +6,19 @@ import { newCache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { isApiServerUnreachable } from '../../../src/runtime/client/api-server-unreachable.ts';
 import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
+import { RequestTimeoutError } from '../../../src/runtime/client/request-timeout-error.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { resourcePath } from '../../../src/runtime/client/resource-path.ts';
 import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
 import type { TransportOptions } from '../../../src/runtime/client/transport-options.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
-import { CertificateAuthority } from '../../../src/runtime/tls/certificate-authority.ts';
 import { ConnectProxy } from '../../support/connect-proxy.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
+import { http1OnlyProxy } from '../../support/http1-only-proxy.ts';
 import { ObservedTransport } from '../../support/observed-transport.ts';
 import { RecordingHandler } from '../../support/recording-handler.ts';
-import { SeverableProxy, type TlsTermination } from '../../support/severable-proxy.ts';
+import { SeverableProxy } from '../../support/severable-proxy.ts';
 
 /** The API server's stream limit per connection here, so that a test can reach it. */
 const MAX_STREAMS = 20;
@@ -53,8 +54,8 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     await env?.stop();
   });
 
-  const proxied = async (termination?: TlsTermination): Promise<SeverableProxy> => {
-    const proxy = await SeverableProxy.start(env.server, termination);
+  const proxied = async (): Promise<SeverableProxy> => {
+    const proxy = await SeverableProxy.start(env.server);
     proxies.push(proxy);
     return proxy;
   };
@@ -69,18 +70,9 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
   const watchPath = `${resourcePath(ConfigMapKind, 'default')}?watch=1&timeoutSeconds=300`;
   /** An HTTP/1.1-only proxy that ends TLS, trusted by the config it returns. */
   const http1Only = async (): Promise<{ proxy: SeverableProxy; config: RestConfig }> => {
-    const ca = CertificateAuthority.create('http1-proxy');
-    const serving = ca.issue({ commonName: 'proxy', hosts: ['127.0.0.1'], usage: 'server' });
-    const { clientCertificate, ca: serverCa } = direct;
-    assert.ok(clientCertificate && serverCa, 'envtest authenticates by client certificate');
-    const proxy = await proxied({
-      alpnProtocols: ['http/1.1'],
-      serving,
-      upstream: { ca: serverCa, ...clientCertificate },
-    });
-    // The proxy authenticates upstream; the client shows it no certificate.
-    const config: RestConfig = { ...direct, server: proxy.url, ca: ca.cert, clientCertificate: undefined };
-    return { proxy, config };
+    const only = await http1OnlyProxy(direct);
+    proxies.push(only.proxy);
+    return only;
   };
 
   it('carries many watches and requests on one HTTP/2 connection, and opens a second at the stream limit', async () => {
@@ -172,22 +164,39 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     });
   });
 
-  it('falls back to HTTP/1.1 when ALPN offers no h2, and drops a dead kept-alive socket for a GET', async () => {
+  it('falls back to HTTP/1.1 when ALPN offers no h2; a GET on a socket that went silent is not sent twice, and an idle socket is not reused', async () => {
     const { proxy, config } = await http1Only();
-    const client = newClient({ transport: transportFor(config, { ...HEALTH, requestTimeoutMs: 30_000 }) });
+    const deadlineMs = 2000;
+    const client = newClient({
+      transport: transportFor(config, { ...HEALTH, requestTimeoutMs: deadlineMs }),
+    });
     await client.create(configMap('over-http1'));
     const watch = await transportFor(config).stream(watchPath, stop.signal);
     watch.destroy();
     assert.ok(proxy.negotiated.length > 0 && !proxy.negotiated.includes('h2'), 'no connection spoke h2');
 
+    // Over HTTP/1.1 nothing tells a path that died from a server slow to answer: the GET waits
+    // for its deadline on the socket it went out on, as in Go's transport, and is not sent twice.
+    const connections = proxy.connections;
     proxy.silence();
     const started = performance.now();
-    const read = await client.get(ConfigMapKind, { namespace: ns, name: 'over-http1' });
-    assert.equal(read?.metadata?.name, 'over-http1');
-    assert.ok(
-      performance.now() - started < PING_TIMEOUT_MS + SLACK_MS,
-      'the GET left the dead pooled socket after the ping timeout, not its 30 s deadline',
+    await assert.rejects(
+      client.get(ConfigMapKind, { namespace: ns, name: 'over-http1' }),
+      RequestTimeoutError,
     );
+    assert.ok(performance.now() - started >= deadlineMs - 100, 'it waited for its deadline');
+    assert.equal(proxy.connections, connections, 'it was not sent again on another connection');
+    const again = await client.get(ConfigMapKind, { namespace: ns, name: 'over-http1' });
+    assert.equal(again?.metadata?.name, 'over-http1', 'the next GET went on a fresh socket');
+
+    // A socket idle in the pool for pingTimeoutMs is closed: a path that died while it sat there
+    // longer costs nothing.
+    proxy.silence();
+    await new Promise((resolve) => setTimeout(resolve, 2 * PING_TIMEOUT_MS));
+    const idleStarted = performance.now();
+    const fresh = await client.get(ConfigMapKind, { namespace: ns, name: 'over-http1' });
+    assert.equal(fresh?.metadata?.name, 'over-http1');
+    assert.ok(performance.now() - idleStarted < SLACK_MS, 'answered on a fresh connection at once');
   });
 
   it("tunnels through a kubeconfig's proxy-url, HTTP/2 and all, on one tunnel", async () => {

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
+import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
+import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
+import { http1OnlyProxy } from '../../support/http1-only-proxy.ts';
+import type { SeverableProxy } from '../../support/severable-proxy.ts';
+
+/** How long a pooled HTTP/1.1 socket may sit idle, and the health check's ping timeout. */
+const PING_TIMEOUT_MS = 1000;
+
+// When a request is sent again, and when it is not: a slow answer is waited for; a connection that
+// broke before the answer sends a GET again, and a write only when the server provably never had it.
+describe('the transport sends a request again only when the server cannot have done it, or it is a GET', () => {
+  let env: Environment;
+  let admin: Transport;
+  let direct: RestConfig;
+  let ns: string;
+  const proxies: { close(): Promise<void> }[] = [];
+
+  before(async () => {
+    env = await startEnvironment();
+    direct = restConfigOf(env.kubeConfig);
+    admin = transportFor(direct);
+    ns = `retries-${Date.now()}`;
+    await newClient({ transport: admin }).create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+  });
+  after(async () => {
+    for (const proxy of proxies) await proxy.close();
+    await env?.stop();
+  });
+
+  const configMap = (name: string): V1ConfigMap => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+  });
+  const http1Only = async (): Promise<{ proxy: SeverableProxy; client: Client }> => {
+    const { proxy, config } = await http1OnlyProxy(direct);
+    proxies.push(proxy);
+    return {
+      proxy,
+      client: newClient({ transport: transportFor(config, { pingTimeoutMs: PING_TIMEOUT_MS }) }),
+    };
+  };
+  /** The GETs of single ConfigMaps the API server has served, by its own count. */
+  const servedGets = async (): Promise<number> => {
+    const body = await admin.stream('/metrics', AbortSignal.timeout(10_000), 'text/plain');
+    let text = '';
+    for await (const chunk of body) text += String(chunk);
+    let served = 0;
+    for (const [, labels = '', value] of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\d+)$/gm)) {
+      const get = ['verb="GET"', 'resource="configmaps"', 'scope="resource"'].every((l) =>
+        labels.includes(l),
+      );
+      if (get) served += Number(value);
+    }
+    return served;
+  };
+
+  it('waits for a slow answer to a GET on a kept-alive HTTP/1.1 socket, and sends it once', async () => {
+    const { proxy, client } = await http1Only();
+    await client.create(configMap('slow'));
+    const before = await servedGets();
+    const resume = env.pauseEtcd();
+    let read: ReturnType<Client['get']>;
+    try {
+      read = client.get(ConfigMapKind, { namespace: ns, name: 'slow' });
+      read.catch(() => undefined);
+      // The answer takes several times the ping timeout: the storage under the API server hangs.
+      await sleep(3 * PING_TIMEOUT_MS);
+    } finally {
+      resume();
+    }
+    assert.equal((await read)?.metadata?.name, 'slow');
+    assert.equal(proxy.connections, 1, 'answered on the kept-alive socket it was sent on');
+    assert.equal((await servedGets()) - before, 1, 'the API server got the GET once');
+  });
+});
