@@ -31,7 +31,8 @@ interface Forwarded {
  * that a test can turn into a 429 storm, as API Priority and Fairness answers an overloaded
  * server: `throttle(seconds)` ends every answer in flight (the watches) and answers every request
  * with 429 and that Retry-After until `release()`. It ends TLS with its own certificate and
- * authenticates upstream with the config's client certificate.
+ * authenticates upstream with the config's client certificate. `goAwayOnNext` makes it end a
+ * connection with a GOAWAY instead, as a server shutting down in error does.
  */
 export class ThrottlingProxy {
   readonly #server: Http2SecureServer;
@@ -39,7 +40,11 @@ export class ThrottlingProxy {
   readonly #inFlight = new Set<Forwarded>();
   readonly #ca: string;
   #retryAfterSeconds: number | undefined;
-  /** `METHOD path` of every request the proxy got, in order, with ` 429` when it was turned away. */
+  #goAway: { readonly code: number; readonly received: boolean } | undefined;
+  /**
+   * `METHOD path` of every request the proxy got, in order, with ` 429` when it was turned away and
+   * ` GOAWAY` when it was answered with one.
+   */
   readonly requests: string[] = [];
 
   private constructor(server: Http2SecureServer, agent: Agent, ca: string) {
@@ -79,6 +84,15 @@ export class ThrottlingProxy {
     }
   }
 
+  /**
+   * Answers the next request with a GOAWAY carrying `code` (an HTTP/2 error code) and forwards
+   * nothing of it. Its last stream id is the one before that request's, saying the server never
+   * had it, or, with `received`, that request's own, saying the server may have processed it.
+   */
+  goAwayOnNext(code: number, { received }: { readonly received: boolean }): void {
+    this.#goAway = { code, received };
+  }
+
   release(): void {
     this.#retryAfterSeconds = undefined;
   }
@@ -91,6 +105,15 @@ export class ThrottlingProxy {
 
   #handle(req: Http2ServerRequest, res: Http2ServerResponse, target: URL): void {
     const line = `${req.method} ${req.url}`;
+    const goAway = this.#goAway;
+    if (goAway !== undefined) {
+      this.#goAway = undefined;
+      this.requests.push(`${line} GOAWAY`);
+      req.resume();
+      const { id = 0, session } = req.stream;
+      session?.goaway(goAway.code, goAway.received ? id : id - 2);
+      return;
+    }
     const seconds = this.#retryAfterSeconds;
     if (seconds !== undefined) {
       this.requests.push(`${line} 429`);

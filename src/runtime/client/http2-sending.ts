@@ -8,8 +8,9 @@ const REFUSED_STREAM = 7;
 
 /**
  * Sends a request once on an HTTP/2 connection, on a stream reserved for it. A stream the server
- * refused (REFUSED_STREAM) or one never opened was not processed, and may go again whatever its
- * method; a GET also goes again when its connection died under it. A write on a connection found
+ * refused (REFUSED_STREAM), one above the last stream of its GOAWAY, or one never opened was not
+ * processed, and may go again whatever its method; a GET also goes again when its connection died
+ * under it. A write on a connection found
  * dead fails with a ConnectionLostError.
  */
 export function sendHttp2(server: URL, connection: Http2Connection, req: OutgoingRequest): Promise<Sent> {
@@ -31,8 +32,8 @@ export function sendHttp2(server: URL, connection: Http2Connection, req: Outgoin
     const failed = (err: Error): void => {
       if (settled) return;
       settled = true;
-      const refused = stream.rstCode === REFUSED_STREAM;
-      const again = !signal.aborted && (refused || (isIdempotent(method) && !connection.usable));
+      const unprocessed = stream.rstCode === REFUSED_STREAM || connection.neverHad(stream);
+      const again = !signal.aborted && (unprocessed || (isIdempotent(method) && !connection.usable));
       const lost = connection.lost;
       resolve({
         err:

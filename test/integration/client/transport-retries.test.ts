@@ -4,15 +4,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
 import { http1OnlyProxy } from '../../support/http1-only-proxy.ts';
 import type { SeverableProxy } from '../../support/severable-proxy.ts';
+import { ThrottlingProxy } from '../../support/throttling-proxy.ts';
 
 /** How long a pooled HTTP/1.1 socket may sit idle, and the health check's ping timeout. */
 const PING_TIMEOUT_MS = 1000;
+/** HTTP/2's INTERNAL_ERROR, the code of a GOAWAY from a server that fails. */
+const INTERNAL_ERROR = 2;
 
 // When a request is sent again, and when it is not: a slow answer is waited for; a connection that
 // broke before the answer sends a GET again, and a write only when the server provably never had it.
@@ -84,5 +88,27 @@ describe('the transport sends a request again only when the server cannot have d
     assert.equal((await read)?.metadata?.name, 'slow');
     assert.equal(proxy.connections, 1, 'answered on the kept-alive socket it was sent on');
     assert.equal((await servedGets()) - before, 1, 'the API server got the GET once');
+  });
+
+  it('sends a write again that a GOAWAY with an error code says the server never had, and not one it may have had', async () => {
+    const proxy = await ThrottlingProxy.start(direct);
+    proxies.push(proxy);
+    const client = newClient({ transport: transportFor(proxy.configFor(direct)) });
+    const posts = (): string[] => proxy.requests.filter((r) => r.startsWith('POST'));
+    // Not the connection's first stream: Go's transport does not retry that one after an error.
+    await client.list(ConfigMapKind, { namespace: ns, limit: 1 });
+    proxy.goAwayOnNext(INTERNAL_ERROR, { received: false });
+    const created = await client.create(configMap('after-goaway'));
+    assert.equal(created.metadata?.name, 'after-goaway');
+    assert.deepEqual(
+      posts().map((r) => r.endsWith('GOAWAY')),
+      [true, false],
+      'sent again on a new connection once the GOAWAY said it was never had',
+    );
+
+    await client.list(ConfigMapKind, { namespace: ns, limit: 1 });
+    proxy.goAwayOnNext(INTERNAL_ERROR, { received: true });
+    await assert.rejects(client.create(configMap('maybe-done')), ConnectionLostError);
+    assert.equal(posts().length, 3, 'a write the server may have done is not sent again');
   });
 });
