@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { cloneJson } from '../../../src/runtime/cache/copy-on-read.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import { DeploymentKind, ServiceKind } from '../../../src/runtime/client/kinds.ts';
 import { createOrUpdate } from '../../../src/runtime/controllerutil/create-or-update.ts';
@@ -41,7 +42,7 @@ export class WebAppReconciler implements Reconciler {
       shapeService(app, s);
       setControllerReference(app, s);
     });
-    const before = structuredClone(app.status);
+    const before = cloneJson(app.status);
     shapeStatus(app, deploy.status?.readyReplicas ?? 0);
     if (!isDeepStrictEqual(before, app.status)) await this.#client.status().update(app, { signal });
     return done();

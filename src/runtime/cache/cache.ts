@@ -15,7 +15,7 @@ import { SharedInformer } from './informer.ts';
 import { ApiFallback } from './api-fallback.ts';
 import type { IndexFunc } from './store.ts';
 import { readLabelSelector, selectObjects } from './list-query.ts';
-import { cloneJson } from './copy-on-read.ts';
+import { readCopy } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
 import type { ShardSelection } from './shard-selection.ts';
@@ -216,12 +216,15 @@ export class Cache implements CacheReader {
     requireResourceName(key.name);
     const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
-    return obj && cloneJson(obj);
+    return obj && readCopy(obj, options);
   }
 
   async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
     const informer = await this.#synced(kind, options.namespace, options.signal);
-    return { items: selectObjects(informer.store, kind, options).map(cloneJson), resourceVersion: '' };
+    return {
+      items: selectObjects(informer.store, kind, options).map((obj) => readCopy(obj, options)),
+      resourceVersion: '',
+    };
   }
 
   async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {

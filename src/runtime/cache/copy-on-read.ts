@@ -10,13 +10,28 @@ export function deepFreeze<T>(value: T): T {
 }
 
 /**
- * A mutable deep copy of a JSON object: what cached reads return. About 15× faster than
- * structuredClone on a ConfigMap, as it need not handle cycles, dates or maps, which JSON has not.
+ * A mutable deep copy of a JSON object, as Go's generated DeepCopy: what cached reads return, and
+ * what a reconciler takes of a status before changing it, to compare. About 15× faster than
+ * structuredClone on a ConfigMap, as it need not handle cycles or maps, which JSON has not; a
+ * Date (which a `JsonInput` may hold for a time) is copied as a Date.
+ *
+ * @example
+ * ```ts
+ * const before = cloneJson(app.status);
+ * setCondition(app, { type: 'Available', status: 'True', reason: 'Ready', message: 'ready' });
+ * if (!isDeepStrictEqual(before, app.status)) await client.status().update(app);
+ * ```
  */
 export function cloneJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
   const out: Record<string, unknown> = {};
   for (const key in value) out[key] = cloneJson((value as Record<string, unknown>)[key]);
   return out as T;
+}
+
+/** What a cached read hands out: a copy, or the frozen object itself when the caller only looks. */
+export function readCopy<T>(value: T, options: { readonly unsafeDisableDeepCopy?: boolean }): T {
+  return options.unsafeDisableDeepCopy ? value : cloneJson(value);
 }

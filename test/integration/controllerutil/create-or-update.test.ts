@@ -69,6 +69,69 @@ describe('createOrUpdate and createOrPatch', () => {
     }
   });
 
+  it("hands back the caller's own object when nothing changed, not the cache's", async () => {
+    const cache = newCache({ kubeConfig: env.kubeConfig, byKind: [{ kind: ConfigMapKind }] });
+    const stop = new AbortController();
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    try {
+      assert.ok(await cache.waitForCacheSync(stop.signal));
+      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+      const keep = (cm: { data?: Record<string, string> }): void => {
+        cm.data = { mode: 'kept' };
+      };
+      const writes = {
+        'unchanged-update': (key: ObjectKey) => createOrUpdate(cached, ConfigMapKind, key, keep),
+        'unchanged-patch': (key: ObjectKey) => createOrPatch(cached, ConfigMapKind, key, keep),
+      };
+      for (const [name, write] of Object.entries(writes)) {
+        const key = { namespace: 'default', name };
+        await write(key);
+        const outcome = await write(key);
+        assert.equal(outcome.operation, 'unchanged', name);
+        // The caller may change what it got back; the cache's object stays as it was.
+        const data = outcome.object.data ?? {};
+        data['mode'] = 'changed by the caller';
+        assert.deepEqual((await cached.get(ConfigMapKind, key))?.data, { mode: 'kept' }, name);
+      }
+    } finally {
+      stop.abort();
+    }
+  });
+
+  it('reads the cache without a copy only when asked to, and that object cannot be changed', async () => {
+    const cache = newCache({ kubeConfig: env.kubeConfig, byKind: [{ kind: ConfigMapKind }] });
+    const stop = new AbortController();
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    try {
+      assert.ok(await cache.waitForCacheSync(stop.signal));
+      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+      const key = { namespace: 'default', name: 'looked-at' };
+      const written = await cached.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: key,
+        data: { a: '1' },
+      });
+      const uncopied = { unsafeDisableDeepCopy: true };
+      const seen = await cached.get(ConfigMapKind, key, uncopied);
+      assert.equal(seen?.metadata?.resourceVersion, written.metadata?.resourceVersion);
+      assert.equal(seen, await cached.get(ConfigMapKind, key, uncopied));
+      assert.throws(() => {
+        (seen?.data ?? {})['a'] = '2';
+      }, TypeError);
+      const listed = await cached.list(ConfigMapKind, { namespace: 'default', ...uncopied });
+      assert.ok(listed.items.includes(seen as (typeof listed.items)[number]));
+      const own = await cached.get(ConfigMapKind, key);
+      assert.notEqual(own, seen);
+      (own?.data ?? {})['a'] = '2';
+      assert.deepEqual(seen?.data, { a: '1' });
+    } finally {
+      stop.abort();
+    }
+  });
+
   it('refuses a mutate function that renames the object', async () => {
     await assert.rejects(
       createOrUpdate(client, ConfigMapKind, { namespace: 'default', name: 'fixed' }, (cm) => {

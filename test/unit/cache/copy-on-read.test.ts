@@ -32,4 +32,12 @@ describe('copy-on-read', () => {
     copy.spec.ports.push({ port: 443 });
     assert.deepEqual(frozen, object());
   });
+
+  it('copies a Date a mutate function set as a Date of the same time', () => {
+    const at = new Date('2026-12-05T10:00:00Z');
+    const copy = cloneJson({ status: { lastScheduleTime: at } });
+    assert.ok(copy.status.lastScheduleTime instanceof Date);
+    assert.equal(copy.status.lastScheduleTime.getTime(), at.getTime());
+    assert.notEqual(copy.status.lastScheduleTime, at);
+  });
 });
