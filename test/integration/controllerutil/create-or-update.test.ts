@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
 import { newCache } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
@@ -108,7 +109,7 @@ describe('createOrUpdate and createOrPatch', () => {
       assert.ok(await cache.waitForCacheSync(stop.signal));
       const cached = newClient({ kubeConfig: env.kubeConfig, cache });
       const key = { namespace: 'default', name: 'looked-at' };
-      const written = await cached.create({
+      const written: KubeObject = await cached.create({
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: key,
