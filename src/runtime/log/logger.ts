@@ -62,10 +62,21 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
     warn: (msg, extra) => emit('warn', msg, extra),
     info: (msg, extra) => emit('info', msg, extra),
     debug: (msg, extra) => emit('debug', msg, extra),
-    child: (more) =>
-      createLogger(options, Object.fromEntries([...safeEntries(fields), ...safeEntries(more)])),
+    child: (more) => createLogger(options, mergedFields(fields, more)),
     enabled: (level) => SEVERITY[level] <= threshold,
   };
+}
+
+/**
+ * A child's fields: a spread, which a logger made per reconcile needs to be cheap, unless a getter
+ * of `more` throws; each line reads them again through safeEntries.
+ */
+function mergedFields(fields: LogFields, more: LogFields): LogFields {
+  try {
+    return { ...fields, ...more };
+  } catch {
+    return Object.fromEntries([...safeEntries(fields), ...safeEntries(more)]);
+  }
 }
 
 /**
