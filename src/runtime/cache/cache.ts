@@ -68,7 +68,9 @@ export interface CacheOptions {
   /**
    * A watch that has delivered neither event nor bookmark for this long is restarted on a new
    * request: its connection may have died silently, which over HTTP/1.1 nothing else notices. The
-   * API server sends a bookmark at least once a minute. Default: 75 000.
+   * API server's watch cache sends a bookmark about once a minute; where a restarted watch goes
+   * silent as long without one, the server sends none for the kind, and its quiet watches are left
+   * open until a bookmark comes. Default: 75 000.
    */
   readonly watchIdleTimeoutMs?: number;
   /**
