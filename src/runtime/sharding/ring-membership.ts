@@ -40,10 +40,18 @@ export interface RingMembershipOptions {
 export type MoveAway =
   { readonly action: 'move'; readonly deadline: AbortSignal } | { readonly action: 'drain' | 'retry' };
 
-/** A shard's Lease the sharder holds: sent at `since` (monotonic), moves allowed until `deadline`. */
+/**
+ * A shard's Lease the sharder holds: its last takeover sent at `since` (monotonic), moves allowed
+ * until `deadline` aborts, half a hold duration after the last takeover that landed.
+ */
 interface Hold {
   readonly since: number;
-  readonly deadline: ClockTimeout;
+  /** Carried over to the next hold while this one is in force, so that the moves in flight go on. */
+  readonly deadline: AbortController;
+  /** Aborts `deadline`; replaced when a takeover lands before it. */
+  readonly timer: ClockTimeout;
+  /** The Lease as the takeover left it: what a renewal writes over. */
+  readonly lease: Json<V1Lease>;
   /**
    * Takeovers in a row without a move, each sent while the one before still kept the shard out: a
    * long move list outlives many holds, and only holds that moved nothing count.
@@ -92,6 +100,10 @@ export class RingMembership {
   /** Each shard's Lease takeover: the shard is out for a hold duration from when it was sent. */
   readonly #held = new Map<string, Hold>();
   readonly #holding = new Map<string, Promise<MoveAway>>();
+  /** The shards whose hold is being renewed ahead of its deadline. */
+  readonly #renewing = new Set<string>();
+  /** Set by close: a takeover landing after it starts no timer. */
+  #closed = false;
 
   constructor(options: RingMembershipOptions) {
     this.#o = options;
@@ -153,6 +165,8 @@ export class RingMembership {
    * Whether the objects of `shard` may be moved now without a drain: only while the sharder holds
    * the shard's Lease, taken over less than half a hold duration ago (the rest is the margin for
    * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
+   * A hold that moved objects is renewed a quarter of the way in, while the moves go on: a long
+   * move list then runs through without a gap, and no move is given up at the end of a half-hold.
    */
   async moveAway(shard: string): Promise<MoveAway> {
     const held = this.#movable(shard);
@@ -183,6 +197,7 @@ export class RingMembership {
 
   /** Stops the deadlines' timers: the sharder is done. */
   close(): void {
+    this.#closed = true;
     for (const shard of [...this.#held.keys()]) this.#release(shard);
   }
 
@@ -200,17 +215,36 @@ export class RingMembership {
   #movable(shard: string): MoveAway | undefined {
     const held = this.#held.get(shard);
     const { clock, holdDuration } = this.#o;
-    if (!held || held.deadline.signal.aborted || clock.monotonic() - held.since >= holdDuration / 2)
-      return undefined;
+    const age = clock.monotonic() - (held?.since ?? 0);
+    if (!held || held.deadline.signal.aborted || age >= holdDuration / 2) return undefined;
+    if (held.moved && age >= holdDuration / 4) this.#renew(shard, held);
     return { action: 'move', deadline: held.deadline.signal };
   }
 
   /**
-   * Notes the hold of `shard`'s Lease, its takeover sent at `since`: a move's write neither goes
-   * nor goes again (a 429's retry, say) after half the hold, which keeps the other half as the
-   * margin for a write the server has already taken to land before the shard may be back.
+   * Takes the Lease over again, from the Lease as the hold's takeover left it, in the background:
+   * it fails (a conflict) when anyone else wrote the Lease since, and the hold then ends at its
+   * deadline as it would have.
    */
-  #noteHeld(shard: string, since: number): void {
+  #renew(shard: string, held: Hold): void {
+    if (this.#renewing.has(shard)) return;
+    this.#renewing.add(shard);
+    void this.#takeOver(held.lease)
+      .catch((err: unknown) => {
+        if (!isConflict(err) && !isNotFound(err))
+          this.#o.logger.error('failed to renew the hold of a shard lease', { lease: shard, err });
+      })
+      .finally(() => this.#renewing.delete(shard));
+  }
+
+  /**
+   * Notes the hold of `shard`'s Lease, its takeover sent at `since`, leaving `lease`: a move's
+   * write neither goes nor goes again (a 429's retry, say) after half the hold, which keeps the
+   * other half as the margin for a write the server has already taken to land before the shard
+   * may be back. A hold still in force is extended: the writes in flight under it go on.
+   */
+  #noteHeld(shard: string, since: number, lease: Json<V1Lease>): void {
+    if (this.#closed) return;
     const { clock, holdDuration } = this.#o;
     const before = this.#held.get(shard);
     const inARow = before !== undefined && since - before.since < holdDuration && !before.moved;
@@ -219,18 +253,21 @@ export class RingMembership {
       this.#o.logger.info('last takeover of the shard lease in a row: the shard may come back after it', {
         shard,
       });
-    this.#release(shard);
-    const left = since + holdDuration / 2 - clock.monotonic();
-    const deadline = clockTimeout(
-      clock,
-      left,
-      () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
+    const inForce = before !== undefined && !before.deadline.signal.aborted;
+    const deadline = inForce ? before.deadline : new AbortController();
+    before?.timer.clear();
+    const timer = clockTimeout(clock, since + holdDuration / 2 - clock.monotonic());
+    timer.signal.addEventListener(
+      'abort',
+      () =>
+        deadline.abort(new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`)),
+      { once: true },
     );
-    this.#held.set(shard, { since, deadline, takeovers, moved: false });
+    this.#held.set(shard, { since, deadline, timer, lease, takeovers, moved: false });
   }
 
   #release(shard: string): void {
-    this.#held.get(shard)?.deadline.clear();
+    this.#held.get(shard)?.timer.clear();
     this.#held.delete(shard);
   }
 
@@ -297,7 +334,7 @@ export class RingMembership {
     const name = lease.metadata?.name ?? '';
     if (lease.spec?.holderIdentity !== SHARDER_IDENTITY)
       this.#o.logger.info('declaring the shard dead, holding its lease', { shard: name });
-    await this.#o.client.update({
+    const held = await this.#o.client.update({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -314,7 +351,7 @@ export class RingMembership {
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
     } satisfies JsonInput<V1Lease>);
-    this.#noteHeld(name, sent);
+    this.#noteHeld(name, sent, held);
   }
 
   /** A Lease held by the sharder for a shard that has none, which objects still name. */
@@ -322,7 +359,7 @@ export class RingMembership {
     const { clock, holdDuration, leaseNamespace, ring } = this.#o;
     const sent = clock.monotonic();
     const now = new MicroTimeDate(clock.now());
-    await this.#o.client.create({
+    const held = await this.#o.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -337,7 +374,7 @@ export class RingMembership {
         renewTime: now,
       },
     } satisfies V1Lease);
-    this.#noteHeld(shard, sent);
+    this.#noteHeld(shard, sent, held);
   }
 
   async #label(lease: Json<V1Lease>, state: ShardState): Promise<void> {

@@ -194,21 +194,27 @@ export class Sharder {
         // A sooner resync asked for while this one runs (a drained object assigned, whose
         // controlled objects must follow) lowers this, and is kept below.
         this.#resyncAt = Number.POSITIVE_INFINITY;
-        const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
-          if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
-          return false;
-        });
+        // A failed resync is tried again a retry period later; one with a write that lost a race
+        // (a newer object), shortly.
+        const next = await this.#resync(membership, ring, signal).then(
+          (settled) => (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS),
+          (err: unknown) => {
+            if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
+            return retryPeriod;
+          },
+        );
         // A ring changed meanwhile is resynced at once.
         if (this.#ring === ring) {
-          const next = settled ? resyncPeriod : RESYNC_DEBOUNCE_MS;
           const due = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
           this.#resyncAt = Math.min(this.#resyncAt, due);
           this.#followUp = false;
         }
       }
-      // A shard's Lease expiring makes no event: the check is timed for it, not the next period.
+      // A shard's Lease expiring makes no event: the check is timed for it, not the next period;
+      // and a resync due sooner (after a lost race) runs when due.
       const expiry = membership.nextExpiryIn();
-      const wait = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
+      const due = this.#resyncAt - clock.monotonic();
+      const wait = Math.max(0, Math.min(retryPeriod, (expiry ?? Infinity) + EXPIRY_MARGIN_MS, due));
       await this.#pause.pause(wait, signal);
     }
   }

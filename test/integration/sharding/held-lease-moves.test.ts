@@ -58,6 +58,7 @@ function widgetSharder(
   transport: Transport,
   clock: FakeClock,
   leaseDuration = LEASE_DURATION,
+  retryPeriod = 500,
 ): Sharder {
   return new Sharder({
     ring,
@@ -66,7 +67,7 @@ function widgetSharder(
     namespace: NAMESPACE,
     client: newClient({ transport }),
     transport,
-    retryPeriod: 500,
+    retryPeriod,
     leaseDuration,
     resyncPeriod: 600_000,
     concurrentMoves: 1,
@@ -99,6 +100,8 @@ function runOnTickingClock(sharder: Sharder, clock: FakeClock): { stop: () => Pr
 class ThrottledTransport implements Transport {
   throttle = 0;
   sent = 0;
+  /** Widget PATCHes whose signal aborted before they were sent: writes the sharder gave up. */
+  abandoned = 0;
   /** When each Widget PATCH was sent, on the test's monotonic clock. */
   readonly sentAt: number[] = [];
   readonly #inner: Transport;
@@ -115,6 +118,7 @@ class ThrottledTransport implements Transport {
   async request<T>(req: RestRequest): Promise<T> {
     if (req.method === 'PATCH' && req.path.includes('/widgets/')) {
       await this.#clock.sleep(this.throttle, req.signal);
+      if (req.signal?.aborted) this.abandoned++;
       req.signal?.throwIfAborted();
       this.sent++;
       this.sentAt.push(this.#clock.monotonic());
@@ -180,13 +184,13 @@ describe("the sharder's moves of a gone shard's objects", () => {
     }
   });
 
-  it('keeps moving a list that outlives many takeovers of the Lease, without a pause', async () => {
+  it('keeps moving a list that outlives many holds of the Lease: no pause, no move given up, no gap', async () => {
     const RING = 'long';
     const SHARD = shardLabel(RING);
     const WIDGETS = 30;
     // Long enough that the API server's answers, in real time on a clock ten times as fast, take
     // little of a hold.
-    const duration = 20_000;
+    const duration = 40_000;
     const clock = new FakeClock(Date.now());
     await client.create(shardLease(clock, RING, 'alive', 'alive', 3600));
     await client.create(shardLease(clock, RING, 'left', '', 1));
@@ -198,8 +202,10 @@ describe("the sharder's moves of a gone shard's objects", () => {
         spec: { size: 1 },
       });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
-    // Eight writes a lease duration, one at a time: the list takes about four lease durations.
-    transport.throttle = duration / 8;
+    // Eight writes a lease duration, one at a time: the list takes about four lease durations, and
+    // a half-hold ends while a write waits its turn.
+    const throttle = duration / 8;
+    transport.throttle = throttle;
     const running = runOnTickingClock(widgetSharder(RING, transport, clock, duration), clock);
     try {
       await eventuallyTrue(async () => {
@@ -212,10 +218,12 @@ describe("the sharder's moves of a gone shard's objects", () => {
       const sent = transport.sentAt;
       const span = (sent.at(-1) ?? 0) - (sent[0] ?? 0);
       assert.ok(span > 2 * duration, `the list outlived several takeovers (took ${span} ms)`);
+      assert.equal(transport.abandoned, 0, 'moves given up at the end of a half-hold');
       const gaps = sent.slice(1).map((at, i) => at - (sent[i] ?? at));
+      // Each write waits its throttle; half of one more is the real time the test's clock runs on.
       assert.ok(
-        Math.max(...gaps) < duration,
-        `a pause between moves: the longest gap was ${Math.max(...gaps)} ms (lease duration ${duration} ms)`,
+        Math.max(...gaps) < 1.5 * throttle,
+        `a gap between moves: the longest was ${Math.max(...gaps)} ms (each write waits ${throttle} ms)`,
       );
     } finally {
       await running.stop();
@@ -341,6 +349,46 @@ describe("the sharder's moves of a gone shard's objects", () => {
         20_000,
       );
       assert.ok(clock.monotonic() - createdAt < 600_000, 'moved before the periodic resync');
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('moves again a second after a move lost a race, not a retry period later', async () => {
+    const RING = 'raced';
+    const SHARD = shardLabel(RING);
+    const retryPeriod = 30_000;
+    const clock = new FakeClock(Date.now());
+    await client.create(shardLease(clock, RING, 'remaining', 'remaining', 3600));
+    await client.create(shardLease(clock, RING, 'lost', '', 1));
+    const widget = await client.create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      metadata: { name: 'raced', namespace: NAMESPACE, labels: { [SHARD]: 'lost' } },
+      spec: { size: 1 },
+    });
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    let changedAt: number | undefined;
+    // A change after the resync listed: the move, sent with the resourceVersion listed, conflicts.
+    transport.afterList = async () => {
+      await client.patch(widget, mergePatch({ spec: { size: 2 } }));
+      changedAt = clock.monotonic();
+    };
+    const running = runOnTickingClock(
+      widgetSharder(RING, transport, clock, LEASE_DURATION, retryPeriod),
+      clock,
+    );
+    try {
+      await eventuallyTrue(
+        async () =>
+          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'raced' }))?.metadata
+            ?.labels?.[SHARD] === 'remaining',
+        'Widget raced moved to the live shard',
+        20_000,
+      );
+      assert.ok(changedAt !== undefined, 'the Widget changed after the list');
+      const took = clock.monotonic() - changedAt;
+      assert.ok(took < retryPeriod / 2, `moved ${took} ms after the race (retry period ${retryPeriod} ms)`);
     } finally {
       await running.stop();
     }
