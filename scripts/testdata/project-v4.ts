@@ -70,7 +70,8 @@ const TYPES_IMPORT: readonly [string, string] = [
 /**
  * project-v4: one group (crew) with the paths a user takes after the first kind. Captain, whose
  * spec the user writes over the example field, with defaulting, validation and a conversion
- * webhook from a v2 that changed a field; Memcached, a kind that runs an image (--image), with
+ * webhook from a v2 that changed a field; Memcached, a kind that runs an image (made with Kubebuilder's
+ * deploy-image flags as its book prints them: image, command, port, user, --make=false), with
  * defaulting and validation webhooks; Admiral, cluster-scoped; a controller for Deployments; and
  * the installer and Helm chart built from it all.
  */
@@ -111,10 +112,13 @@ export async function projectV4({ tsoperator, dir, kubectl }: SampleContext): Pr
     'v1',
     '--kind',
     'Memcached',
-    '--image',
-    'memcached:1.6.26-alpine3.19',
-    '--port',
-    '11211',
+    // Kubebuilder's deploy-image flags, as its book prints them.
+    '--image=memcached:1.6.26-alpine3.19',
+    '--image-container-command=memcached,--memory-limit=64,-o,modern,-v',
+    '--image-container-port=11211',
+    '--run-as-user=1001',
+    '--plugins=deploy-image/v1-alpha',
+    '--make=false',
     '--controller',
   );
   await tsoperator(

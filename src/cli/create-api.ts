@@ -1,4 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { splitCommand } from '../project/deploy-image.ts';
+import { UsageError } from '../errors.ts';
 import type { ApiPlan } from '../scaffold/api/plan-api.ts';
 import { askYesNo } from './ask-yes-no.ts';
 import { parseBooleanFlag } from './boolean-flag.ts';
@@ -14,6 +16,11 @@ interface CreateApiFlags {
   multigroup: boolean;
   image?: string;
   port?: number;
+  imageContainerPort?: number;
+  imageContainerCommand?: string[];
+  runAsUser?: number;
+  plugins?: string[];
+  make: boolean;
   force: boolean;
   dryRun: boolean;
 }
@@ -61,9 +68,32 @@ export function registerCreateCommand(program: Command): void {
       'the controller runs this container image as a Deployment behind a Service, e.g. nginx:1.27',
     )
     .option('--port <port>', 'the port the --image container listens on (default: 8080)', parsePort)
+    .option('--image-container-port <port>', "the same as --port, by Kubebuilder's name", parsePort)
+    .option(
+      '--image-container-command <words>',
+      "the --image container's command instead of its entrypoint, words separated by commas, e.g. memcached,--memory-limit=64",
+      parseCommand,
+    )
+    .option(
+      '--run-as-user <uid>',
+      'the user id the --image container runs as (not 0: it runs as non-root)',
+      parseUserId,
+    )
+    .option(
+      '--plugins <keys>',
+      `Kubebuilder's plugin choice: ${DEPLOY_IMAGE_KEYS[0]} is what --image does, and the only one taken`,
+      parsePlugins,
+    )
+    .option(
+      '--make [bool]',
+      "regenerate the manifests after writing, as Kubebuilder's --make runs make generate; false leaves them to `tsoperator manifests`",
+      parseBooleanFlag,
+      true,
+    )
     .option('--force', 'regenerate an existing kind; files you changed are kept', false)
     .option('--dry-run', 'print what would be written, and write nothing', false)
     .action(async (flags: CreateApiFlags) => {
+      checkPlugins(flags);
       const controller = flags.controller ?? (await askYesNo('Create a controller?', true));
       // Loaded when the command runs: the manifests generator brings the TypeScript compiler.
       const { scaffoldApi } = await import('../scaffold/api/scaffold-api.ts');
@@ -81,7 +111,9 @@ export function registerCreateCommand(program: Command): void {
           plural: flags.plural,
           resource: flags.resource,
           image: flags.image,
-          port: flags.port,
+          port: containerPort(flags),
+          containerCommand: flags.imageContainerCommand,
+          runAsUser: flags.runAsUser,
         }),
       };
       const printPlan = (plan: ApiPlan): void => {
@@ -89,9 +121,17 @@ export function registerCreateCommand(program: Command): void {
         for (const reading of plan.readings) process.stdout.write(`note: ${reading}\n`);
         process.stdout.write(formatChanges(plan.changes));
       };
-      const { manifests } = await scaffoldApi(options, { dryRun: flags.dryRun, onPlanApplied: printPlan });
+      const { manifests } = await scaffoldApi(options, {
+        dryRun: flags.dryRun,
+        onPlanApplied: printPlan,
+        regenerateManifests: flags.make,
+      });
       if (flags.dryRun) {
         process.stdout.write('dry run: nothing was written (a real run then regenerates the manifests)\n');
+        return;
+      }
+      if (!flags.make) {
+        process.stdout.write('manifests not regenerated (--make=false): run `tsoperator manifests` next\n');
         return;
       }
       process.stdout.write(`manifests regenerated:\n${formatChanges(manifests)}`);
@@ -109,4 +149,53 @@ function parsePort(value: string): number {
     throw new InvalidArgumentError('a port is a whole number from 1 to 65535');
   }
   return port;
+}
+
+/** Kubebuilder's names of its deploy-image plugin, which `--image` stands for. */
+const DEPLOY_IMAGE_KEYS = ['deploy-image/v1-alpha', 'deploy-image.go.kubebuilder.io/v1-alpha'];
+
+function parseCommand(value: string): string[] {
+  const words = splitCommand(value);
+  if (words.length === 0) throw new InvalidArgumentError("give the command's words separated by commas");
+  return words;
+}
+
+function parseUserId(value: string): number {
+  const uid = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(uid) || uid === 0) {
+    throw new InvalidArgumentError(
+      'a user id is a whole number above 0 (0 is root, and the container runs as non-root)',
+    );
+  }
+  return uid;
+}
+
+function parsePlugins(value: string): string[] {
+  const keys = value.split(',').filter((key) => key !== '');
+  for (const key of keys) {
+    if (!DEPLOY_IMAGE_KEYS.includes(key)) {
+      throw new InvalidArgumentError(
+        `tsoperator has no plugin ${key}; create api takes ${DEPLOY_IMAGE_KEYS[0]}, which is what --image does`,
+      );
+    }
+  }
+  return keys;
+}
+
+/** `--plugins deploy-image/v1-alpha` says what `--image` does, so it needs the image. */
+function checkPlugins(flags: CreateApiFlags): void {
+  if (flags.plugins !== undefined && flags.plugins.length > 0 && flags.image === undefined) {
+    throw new UsageError(`--plugins ${flags.plugins.join(',')} runs an image: give it with --image`);
+  }
+}
+
+/** `--port`, or Kubebuilder's `--image-container-port` for it; both only when they agree. */
+function containerPort(flags: CreateApiFlags): number | undefined {
+  const { port, imageContainerPort } = flags;
+  if (port !== undefined && imageContainerPort !== undefined && port !== imageContainerPort) {
+    throw new UsageError(
+      `--port ${port} and --image-container-port ${imageContainerPort} name one port: give one`,
+    );
+  }
+  return port ?? imageContainerPort;
 }

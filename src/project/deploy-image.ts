@@ -13,6 +13,10 @@ export interface DeployImageOptions {
   readonly image: string;
   /** The port the container listens on and the Service exposes. */
   readonly containerPort: number;
+  /** The container's command, instead of the image's entrypoint (Kubebuilder's containerCommand). */
+  readonly containerCommand?: readonly string[];
+  /** The user id the container runs as, never root (Kubebuilder's runAsUser). */
+  readonly runAsUser?: number;
 }
 
 /** One kind whose controller runs an image: its group/version/kind and the options it was made with. */
@@ -41,7 +45,12 @@ export function deployImageDocument(resources: readonly DeployImageResource[]): 
       domain: r.domain,
       group: r.group,
       kind: r.kind,
-      options: { containerPort: String(r.options.containerPort), image: r.options.image },
+      options: {
+        ...(r.options.containerCommand ? { containerCommand: r.options.containerCommand.join(',') } : {}),
+        containerPort: String(r.options.containerPort),
+        image: r.options.image,
+        ...(r.options.runAsUser === undefined ? {} : { runAsUser: String(r.options.runAsUser) }),
+      },
       version: r.version,
     })),
   };
@@ -60,9 +69,24 @@ export function parseDeployImage(value: unknown, source: string): DeployImageRes
       domain: textOf(entry['domain']),
       version: textOf(entry['version']),
       kind: textOf(entry['kind']),
-      options: { image: textOf(options['image']), containerPort: Number(options['containerPort']) },
+      options: {
+        image: textOf(options['image']),
+        containerPort: Number(options['containerPort']),
+        ...(typeof options['containerCommand'] === 'string'
+          ? { containerCommand: splitCommand(options['containerCommand']) }
+          : {}),
+        ...(options['runAsUser'] === undefined ? {} : { runAsUser: Number(options['runAsUser']) }),
+      },
     };
   });
+}
+
+/**
+ * A command as Kubebuilder's `--image-container-command` takes it and PROJECT records it: its
+ * words separated by commas (`memcached,--memory-limit=64,-o,modern,-v`).
+ */
+export function splitCommand(text: string): string[] {
+  return text.split(',').filter((word) => word !== '');
 }
 
 /** A PROJECT field that should be text: anything else reads as ''. */

@@ -11,6 +11,10 @@ export interface DeployImageRequest {
   readonly image?: string;
   /** The port the container listens on. Default: 8080 (with `--image`). */
   readonly port?: number;
+  /** The container's command. Default: the image's entrypoint. */
+  readonly containerCommand?: readonly string[];
+  /** The user id the container runs as. Default: the image's user. */
+  readonly runAsUser?: number;
 }
 
 /** The options the kind's controller is scaffolded with, and the project recording them. */
@@ -37,11 +41,20 @@ export function resolveDeployImage(
   const recorded = findDeployImage(project.deployImage ?? [], resource);
   if (request.image === undefined) {
     if (request.port !== undefined) throw new UsageError('--port is the port of --image: give both');
+    if (request.containerCommand !== undefined)
+      throw new UsageError('--image-container-command is the command of --image: give both');
+    if (request.runAsUser !== undefined)
+      throw new UsageError('--run-as-user is the user of the --image container: give both');
     return { options: recorded, project };
   }
   checkRunnable(resource);
   if (request.port === undefined) defaultsTaken.push(`port ${DEFAULT_CONTAINER_PORT} (no --port given)`);
-  const options = { image: request.image, containerPort: request.port ?? DEFAULT_CONTAINER_PORT };
+  const options: DeployImageOptions = {
+    image: request.image,
+    containerPort: request.port ?? DEFAULT_CONTAINER_PORT,
+    ...(request.containerCommand === undefined ? {} : { containerCommand: request.containerCommand }),
+    ...(request.runAsUser === undefined ? {} : { runAsUser: request.runAsUser }),
+  };
   const others = (project.deployImage ?? []).filter(
     (r) => !(r.group === resource.group && r.version === resource.version && r.kind === resource.kind),
   );

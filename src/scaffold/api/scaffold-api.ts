@@ -19,6 +19,8 @@ export interface ScaffoldApiRun {
    * regenerated: the command prints the plan here, so that it is shown even when they fail.
    */
   readonly onPlanApplied?: (plan: ApiPlan) => void;
+  /** Regenerate the manifests after writing (Kubebuilder's `--make`). Default: true. */
+  readonly regenerateManifests?: boolean;
 }
 
 /**
@@ -37,6 +39,6 @@ export async function scaffoldApi(
   const plan = await planApi(options);
   if (!run.dryRun) await applyWrites(options.dir, fileWrites(plan.changes));
   run.onPlanApplied?.(plan);
-  if (run.dryRun) return { plan, manifests: [] };
+  if (run.dryRun || run.regenerateManifests === false) return { plan, manifests: [] };
   return { plan, manifests: await regenerateManifests(options.dir) };
 }

@@ -1,4 +1,4 @@
-import { findDeployImage } from '../../project/deploy-image.ts';
+import { findDeployImage, type DeployImageOptions } from '../../project/deploy-image.ts';
 import { pluralize } from '../../project/plural.ts';
 import type { ProjectConfig, ResourceConfig } from '../../project/project-config.ts';
 import { typesPath } from '../../project/types-path.ts';
@@ -108,8 +108,20 @@ function createApiCommand(
     ...(resource.api === undefined ? ['--no-resource'] : ['--resource']),
     ...(resource.api?.namespaced === false ? ['--no-namespaced'] : []),
     ...(resource.controller === true ? ['--controller'] : ['--no-controller']),
-    ...(image === undefined ? [] : ['--image', image.image, '--port', String(image.containerPort)]),
+    ...(image === undefined ? [] : deployImageFlags(image)),
     ...(multigroup ? ['--multigroup'] : []),
+  ];
+}
+
+/** The flags that made a kind's controller run an image, as `create api` takes them. */
+function deployImageFlags(image: DeployImageOptions): CommandLine {
+  return [
+    '--image',
+    image.image,
+    '--port',
+    String(image.containerPort),
+    ...(image.containerCommand ? ['--image-container-command', image.containerCommand.join(',')] : []),
+    ...(image.runAsUser === undefined ? [] : ['--run-as-user', String(image.runAsUser)]),
   ];
 }
 

@@ -39,6 +39,10 @@ test('the commands that remake project-v4 from its PROJECT, APIs before webhooks
       'memcached:1.6.26-alpine3.19',
       '--port',
       '11211',
+      '--image-container-command',
+      'memcached,--memory-limit=64,-o,modern,-v',
+      '--run-as-user',
+      '1001',
     ],
     ['create', 'api', ...crew('v1', 'Admiral'), '--resource', '--no-namespaced', '--controller'],
     [
