@@ -273,7 +273,8 @@ export class Sharder {
     if (!shard) return;
     const children = this.#drainChildren.get(item);
     if (children) {
-      await this.#moveChildren(children, shard);
+      // A child left behind moves on its own in the next resync: soon, not a resync period later.
+      if (!(await this.#moveChildren(obj, children, shard))) this.#resyncSoon();
       this.#drainChildren.delete(item);
     }
     await this.#write(obj, { [this.#shardLabel]: shard, [this.#drainLabel]: null });
@@ -286,8 +287,12 @@ export class Sharder {
         (this.#o.clock.monotonic() - marked) / 1000,
       );
       // Controlled objects the last resync did not list (created since) follow in the next one.
-      this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
+      this.#resyncSoon();
     }
+  }
+
+  #resyncSoon(): void {
+    this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
   }
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
@@ -410,7 +415,7 @@ export class Sharder {
     return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
   }
 
-  /** One drain or move; false when it lost a race. */
+  /** One drain or move; false when it lost a race, or left a child of the object behind. */
   async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
     const { obj, kind } = plan;
     const key = this.#queueKey(kind, obj);
@@ -432,7 +437,11 @@ export class Sharder {
       if (away?.action === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
       // Past the hold's deadline the shard may be back: the write must not go, or go again, then.
       deadline = away?.action === 'move' ? away.deadline : undefined;
-      if (plan.to !== undefined && plan.children) await this.#moveChildren(plan.children, plan.to, deadline);
+      // A child left behind is a stray: the next resync (this one is not settled) moves it alone.
+      const childrenMoved =
+        plan.to === undefined ||
+        !plan.children ||
+        (await this.#moveChildren(obj, plan.children, plan.to, deadline));
       await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null }, deadline);
       this.#metrics.movements.inc(this.#kindLabels(kind));
       if (from !== undefined) membership.noteMoved(from);
@@ -442,7 +451,7 @@ export class Sharder {
           { ring: this.#o.ring },
           (this.#o.clock.monotonic() - since) / 1000,
         );
-      return true;
+      return childrenMoved;
     } catch (err) {
       if (plan.action === 'drain') this.#drainMarks.delete(key);
       if (isConflict(err) || isNotFound(err)) return false;
@@ -460,13 +469,21 @@ export class Sharder {
   /**
    * Labels `children` with `shard`, their owner's next shard, before the owner: no resourceVersion,
    * for only the sharder writes a controlled object's shard label while its owner is handed over
-   * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped.
+   * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped. False
+   * when one could not be moved (an admission refusing the write, say): it is logged and left a
+   * stray, moved on its own later, for its owner moves anyway, as the external project resyncs
+   * each controlled object on its own. Throws only once `signal` aborted: the owner must not move.
    */
-  async #moveChildren(children: readonly Child[], shard: string, signal?: AbortSignal): Promise<void> {
+  async #moveChildren(
+    owner: KubeObject,
+    children: readonly Child[],
+    shard: string,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     // At once: only their owner's write must wait for them all.
-    await Promise.all(
+    const moved = await Promise.all(
       children.map(async ({ obj, kind }) => {
-        if (obj.metadata?.labels?.[this.#shardLabel] === shard) return;
+        if (obj.metadata?.labels?.[this.#shardLabel] === shard) return true;
         try {
           await this.#o.client.patch(
             obj,
@@ -474,11 +491,25 @@ export class Sharder {
             signal ? { signal } : {},
           );
           this.#metrics.movements.inc(this.#kindLabels(kind));
+          return true;
         } catch (err) {
-          if (!isNotFound(err)) throw err;
+          if (isNotFound(err)) return true;
+          if (signal?.aborted) throw err;
+          this.#o.logger.error(
+            'cannot move a controlled object with its owner: its owner moves without it, and it is moved on its own later',
+            {
+              kind: kind.kind,
+              object: keyString(objectKey(obj)),
+              owner: keyString(objectKey(owner)),
+              shard,
+              err,
+            },
+          );
+          return false;
         }
       }),
     );
+    return moved.every(Boolean);
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */
