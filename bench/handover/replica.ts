@@ -1,15 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { BenchProcess, type ProcessExit } from '../support/bench-process.ts';
 import { Waiters } from './waiters.ts';
 
 /** A moment a replica prints: see ts-replica.ts and go/moments.go. */
 export type Moment = 'started' | 'synced' | 'first-reconcile';
-
-/** How a replica process ended. */
-export interface ReplicaExit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
 
 /**
  * One replica process, seen from the outside: the moments it printed (unix ms, its wall clock,
@@ -17,25 +11,20 @@ export interface ReplicaExit {
  */
 export class Replica {
   readonly name: string;
-  readonly exited: Promise<ReplicaExit>;
-  readonly #child: ChildProcess;
+  readonly exited: Promise<ProcessExit>;
+  readonly #process: BenchProcess;
   readonly #moments = new Map<Moment, number>();
   readonly #waiters = new Waiters();
-  #stderr = '';
 
   constructor(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv) {
     this.name = name;
-    this.#child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.exited = new Promise((resolve) => {
-      this.#child.once('exit', (code, signal) => {
-        this.#waiters.wake();
-        resolve({ code, signal });
-      });
+    this.#process = new BenchProcess(name, { command, args, env, stdout: true });
+    this.exited = this.#process.exited.then((exit) => {
+      this.#waiters.wake();
+      return exit;
     });
-    const { stdout, stderr } = this.#child;
+    const { stdout } = this.#process.child;
     if (stdout) createInterface({ input: stdout }).on('line', (line) => this.#record(line));
-    stderr?.setEncoding('utf8');
-    stderr?.on('data', (chunk: string) => (this.#stderr = (this.#stderr + chunk).slice(-8192)));
   }
 
   /** When the replica printed `moment`, or undefined if it has not (yet). */
@@ -45,33 +34,26 @@ export class Replica {
 
   /** The moment's time once printed; undefined when the replica exits first or `timeoutMs` passes. */
   async waitFor(moment: Moment, timeoutMs: number): Promise<number | undefined> {
-    await this.#waiters.until(() => this.at(moment) !== undefined || this.#hasExited(), timeoutMs);
+    await this.#waiters.until(() => this.at(moment) !== undefined || this.#process.hasExited, timeoutMs);
     return this.at(moment);
   }
 
   /** Sends `signal` and returns the time it was sent, on the replicas' clock. */
   signal(signal: NodeJS.Signals): number {
     const at = Date.now();
-    this.#child.kill(signal);
+    this.#process.child.kill(signal);
     return at;
   }
 
   /** Stops the replica (SIGTERM, then SIGKILL after `graceMs`) and waits for it to exit. */
-  async stop(graceMs: number): Promise<ReplicaExit> {
-    if (!this.#hasExited()) this.#child.kill('SIGTERM');
-    const killer = setTimeout(() => this.#child.kill('SIGKILL'), graceMs);
-    const exit = await this.exited;
-    clearTimeout(killer);
-    return exit;
+  async stop(graceMs: number): Promise<ProcessExit> {
+    await this.#process.stop(graceMs);
+    return this.exited;
   }
 
   /** The end of what the replica wrote on stderr, for a failure's message. */
   stderrTail(): string {
-    return this.#stderr;
-  }
-
-  #hasExited(): boolean {
-    return this.#child.exitCode !== null || this.#child.signalCode !== null;
+    return this.#process.stderrTail();
   }
 
   #record(line: string): void {

@@ -5,6 +5,7 @@ import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { fillConfigMaps } from '../support/config-maps.ts';
 import { goPeer } from '../support/go-peer.ts';
+import { rotated } from '../support/rotation.ts';
 import type { HandOver } from './hand-over.ts';
 import { watchLeases } from './lease-watch.ts';
 import { pairRound, type Bench } from './pair-round.ts';
@@ -55,8 +56,7 @@ const bench: Bench = {
 const runs: HandOver[] = [];
 try {
   for (let round = 0; round < Number(values.rounds); round++) {
-    const shift = round % pairs.length;
-    for (const { peer, standby } of [...pairs.slice(shift), ...pairs.slice(0, shift)]) {
+    for (const { peer, standby } of rotated(pairs, round)) {
       for (const run of await pairRound(bench, peer, standby, round)) {
         console.error(describe(run));
         runs.push(run);

@@ -1,11 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { apiServerRequests, requestsBetween, type RequestCounts } from './api-server-requests.ts';
+import { BenchProcess } from '../support/bench-process.ts';
 import { anonymousRss, peakRss } from '../support/peak-rss.ts';
 import { processCpuSeconds } from '../support/process-cpu.ts';
 import type { Contender } from './contender.ts';
@@ -60,16 +59,16 @@ export async function runContender(
   const heapDir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
   const heapFile = join(heapDir, 'heap.json');
   const start = performance.now();
-  const child = spawn(contender.command, contender.args(namespace), {
+  const child = new BenchProcess(contender.name, {
+    command: contender.command,
+    args: contender.args(namespace),
     env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath, BENCH_HEAP_FILE: heapFile },
-    stdio: ['ignore', 'ignore', 'pipe'],
     ...(contender.cwd ? { cwd: contender.cwd } : {}),
   });
-  const stderr = tail(child);
-  const pid = child.pid ?? 0;
+  const pid = child.pid;
   let sample: Sample = { rss: 0, anon: 0, cpu: 0 };
   const sampler = setInterval(() => (sample = measure(pid, sample)), SAMPLE_MS);
-  const failed = failure(child, contender, stderr);
+  const failed = failure(child, contender);
   let deadline: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     const message = `${contender.name} did not converge ${expected} WebApps in ${timeoutMs} ms`;
@@ -83,7 +82,7 @@ export async function runContender(
     const controlPlaneCpuSeconds = cpuOf(cluster.controlPlanePids) - controlPlaneCpuBefore;
     const requests = requestsBetween(before, await apiServerRequests(cluster.kubeConfig));
     clearInterval(sampler);
-    await stop(child);
+    await child.stop(STOP_TIMEOUT_MS);
     return {
       name: contender.name,
       seconds: (done.convergedAt - start) / 1000,
@@ -99,7 +98,7 @@ export async function runContender(
     clearInterval(sampler);
     clearTimeout(deadline);
     watching.abort(new Error('contender finished'));
-    await stop(child);
+    await child.stop(STOP_TIMEOUT_MS);
     rmSync(heapDir, { recursive: true, force: true });
   }
 }
@@ -132,28 +131,12 @@ function cpuOf(pids: readonly number[]): number {
   return pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
 }
 
-function tail(child: ChildProcess): () => string {
-  let text = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => (text = (text + chunk).slice(-16_384)));
-  return () => text;
-}
-
 /** Rejects when the contender fails: an operator that exits at all, a raw loop that exits non-zero. */
-async function failure(child: ChildProcess, contender: Contender, stderr: () => string): Promise<never> {
-  const [code] = (await once(child, 'exit')) as [number | null];
+async function failure(child: BenchProcess, contender: Contender): Promise<never> {
+  const { code } = await child.exited;
   if (contender.runsUntilStopped || code !== 0) {
-    throw new Error(`${contender.name} exited with ${code} before converging:\n${stderr()}`);
+    throw new Error(`${contender.name} exited with ${code} before converging:\n${child.stderrTail()}`);
   }
   // A raw loop that finished stays pending here: convergence decides.
   return new Promise<never>(() => undefined);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(killer);
 }

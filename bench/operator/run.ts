@@ -7,7 +7,8 @@ import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { transportFor } from '../../src/runtime/client/transport.ts';
 import { goPeer } from '../support/go-peer.ts';
-import { bundleOperator } from '../support/operator-bundle.ts';
+import { bundleWebAppOperator } from '../support/operator-bundle.ts';
+import { rotated } from '../support/rotation.ts';
 import { contenders } from './contenders.ts';
 import { resultsTable } from './results-table.ts';
 import { runContender, type ContenderRun } from './run-contender.ts';
@@ -35,17 +36,7 @@ const { values } = parseArgs({
 const count = Number(values.webapps);
 const only = values.only?.split(',');
 const nodeFlags = values['node-flags'].split(' ').filter(Boolean);
-// Inside the checkout, so that the bundle's packages resolve from its node_modules.
-const operatorBundle = join(
-  here,
-  '..',
-  '..',
-  'node_modules',
-  '.cache',
-  'bench-operator',
-  'webapp-operator.mjs',
-);
-await bundleOperator(join(here, 'ts', 'webapp-operator.ts'), operatorBundle);
+const operatorBundle = await bundleWebAppOperator();
 const chosen = contenders(
   here,
   goPeer(join(here, 'go'), 'operator'),
@@ -72,9 +63,7 @@ const client = newClient({ transport });
 await fillCompileCache();
 const runs: ContenderRun[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
-  // Each round starts with the next contender, so none always runs on the freshest API server.
-  const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
-  for (const contender of order) {
+  for (const contender of rotated(chosen, round)) {
     const namespace = `${contender.name}-${round}`;
     await createWebApps(client, namespace, count);
     const run = await runContender(

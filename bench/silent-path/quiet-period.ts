@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Contender } from '../operator/contender.ts';
-import { ProxiedOperator } from './proxied-operator.ts';
+import { severableOperator } from './silenced-round.ts';
 import type { WatchAudit } from './watch-audit.ts';
 
 /** What one operator opened while nothing changed in the cluster. */
@@ -28,7 +28,7 @@ export async function quietPeriod(
   audit: WatchAudit,
   periodMs: number,
 ): Promise<QuietRun[]> {
-  const operators = await Promise.all(contenders.map((c) => ProxiedOperator.start(c, server, kubeConfig)));
+  const operators = await Promise.all(contenders.map((c) => severableOperator(c, server, kubeConfig)));
   try {
     await sleep(WARM_UP_MS);
     const since = Date.now();

@@ -1,13 +1,11 @@
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { newClient } from '../../src/runtime/client/client.ts';
 import { transportFor } from '../../src/runtime/client/transport.ts';
-import { goPeer } from '../support/go-peer.ts';
 import { median } from '../support/median.ts';
-import { bundleOperator } from '../support/operator-bundle.ts';
-import { contenders } from '../operator/contenders.ts';
+import { rotated } from '../support/rotation.ts';
+import { webAppOperators } from '../support/webapp-operators.ts';
 import { deleteWorkload } from '../operator/workload-cleanup.ts';
 import { quietPeriod, type QuietRun } from './quiet-period.ts';
 import { silencedRound, type SilencedRun } from './silenced-round.ts';
@@ -18,7 +16,6 @@ import { WatchAudit } from './watch-audit.ts';
 // Each round runs every contender in turn (the order rotating); then, unless --quiet-minutes 0,
 // the contenders run side by side on an unchanging cluster. Prints markdown tables.
 
-const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
@@ -33,32 +30,7 @@ const { values } = parseArgs({
     'before-bundle': { type: 'string' },
   },
 });
-const only = values.only.split(',');
-const operatorDir = join(here, '..', 'operator');
-const operatorBundle = join(
-  here,
-  '..',
-  '..',
-  'node_modules',
-  '.cache',
-  'bench-operator',
-  'webapp-operator.mjs',
-);
-await bundleOperator(join(operatorDir, 'ts', 'webapp-operator.ts'), operatorBundle);
-const before = values['before-bundle'];
-const chosen = [
-  ...contenders(operatorDir, goPeer(join(operatorDir, 'go'), 'operator'), operatorBundle, 10),
-  ...(before
-    ? [
-        {
-          name: 'tsoperator-before',
-          command: process.execPath,
-          args: () => [...process.execArgv, before, '--concurrency', '10'],
-          runsUntilStopped: true,
-        },
-      ]
-    : []),
-].filter((c) => c.runsUntilStopped && only.includes(c.name));
+const chosen = await webAppOperators(values.only.split(','), values['before-bundle']);
 const quietMs = Number(values['quiet-minutes']) * 60_000;
 if (quietMs > 0 && chosen.filter((c) => c.name !== 'controller-runtime').length > 1) {
   throw new Error(
@@ -68,15 +40,14 @@ if (quietMs > 0 && chosen.filter((c) => c.name !== 'controller-runtime').length 
 
 using audit = new WatchAudit();
 await using env = await startEnvironment({
-  crdPaths: [join(operatorDir, 'crd')],
+  crdPaths: [fileURLToPath(new URL('../operator/crd', import.meta.url))],
   apiServerArgs: audit.apiServerArgs,
 });
 const transport = transportFor(env.kubeConfig);
 const client = newClient({ transport });
 const runs: SilencedRun[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
-  const order = [...chosen.slice(round % chosen.length), ...chosen.slice(0, round % chosen.length)];
-  for (const contender of order) {
+  for (const contender of rotated(chosen, round)) {
     const namespace = `silent-${contender.name}-${round}`;
     const run = await silencedRound(
       contender,

@@ -2,11 +2,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../src/runtime/client/client.ts';
-import { DeploymentKind } from '../../src/runtime/client/kinds.ts';
+import { SeverableProxy } from '../../test/support/severable-proxy.ts';
 import type { Contender } from '../operator/contender.ts';
 import { webApp } from '../operator/webapp-fixtures.ts';
-import { WebAppKind } from '../operator/ts/webapp.ts';
-import { ProxiedOperator } from './proxied-operator.ts';
+import { proxiedKubeConfig } from '../support/proxied-kubeconfig.ts';
+import { ProxiedOperator } from '../support/proxied-operator.ts';
+import { deployedAt, reconcilingOperator } from '../support/webapp-round.ts';
 
 /** What one contender did after its path went silent. */
 export interface SilencedRun {
@@ -18,9 +19,15 @@ export interface SilencedRun {
   readonly connectionsAfter: number;
 }
 
-const POLL_MS = 100;
-/** An operator's start-up and first reconcile take far less; past this the round fails. */
-const START_TIMEOUT_MS = 120_000;
+/** The operator behind a severable TCP proxy of its own, TLS passing through it. */
+export async function severableOperator(
+  contender: Contender,
+  server: string,
+  kubeConfig: KubeConfig,
+): Promise<ProxiedOperator<SeverableProxy>> {
+  const proxy = await SeverableProxy.start(server);
+  return ProxiedOperator.start(contender, proxiedKubeConfig(kubeConfig, proxy.url), proxy);
+}
 
 /**
  * One round: the operator starts behind its own proxy and reconciles a first WebApp (so its caches
@@ -37,25 +44,16 @@ export async function silencedRound(
   capMs: number,
   settleMs: number,
 ): Promise<SilencedRun> {
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  await client.create(webApp(namespace, 0));
-  const operator = await ProxiedOperator.start(contender, server, kubeConfig);
+  const operator = await reconcilingOperator(client, namespace, () =>
+    severableOperator(contender, server, kubeConfig),
+  );
   try {
-    const reconciled = async (): Promise<boolean> => {
-      const app = await client.get(WebAppKind, { namespace, name: 'webapp-0' });
-      return app?.status?.observedGeneration === app?.metadata?.generation;
-    };
-    if ((await until(reconciled, START_TIMEOUT_MS, operator)) === undefined) {
-      throw new Error(`${contender.name} did not reconcile its first WebApp in ${START_TIMEOUT_MS} ms`);
-    }
     await sleep(settleMs);
     const connectionsBefore = operator.proxy.connections;
     operator.proxy.silence();
     const silencedAt = performance.now();
     await client.create(webApp(namespace, 1));
-    const deployed = async (): Promise<boolean> =>
-      (await client.get(DeploymentKind, { namespace, name: 'webapp-1' })) !== undefined;
-    const at = await until(deployed, capMs, operator);
+    const at = await deployedAt(client, namespace, 1, capMs, operator);
     return {
       name: contender.name,
       recoverySeconds: at === undefined ? undefined : (at - silencedAt) / 1000,
@@ -65,19 +63,4 @@ export async function silencedRound(
   } finally {
     await operator.stop();
   }
-}
-
-/** When `done` first held (performance.now()), polled every 100 ms for up to `timeoutMs`. */
-async function until(
-  done: () => Promise<boolean>,
-  timeoutMs: number,
-  operator: ProxiedOperator,
-): Promise<number | undefined> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (await done()) return performance.now();
-    operator.assertRunning();
-    await sleep(POLL_MS);
-  }
-  return undefined;
 }

@@ -1,4 +1,6 @@
 import { build } from 'esbuild';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Bundles `entry` into `outfile` as a generated project's `npm run build:dist` does for its image
@@ -19,4 +21,15 @@ export async function bundleOperator(entry: string, outfile: string): Promise<vo
     outfile,
     logLevel: 'warning',
   });
+}
+
+/**
+ * Bundles bench/operator's TypeScript WebApp operator as the image runs it and returns the
+ * bundle's path, inside the checkout so that its packages resolve from its node_modules.
+ */
+export async function bundleWebAppOperator(): Promise<string> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const outfile = join(root, 'node_modules', '.cache', 'bench-operator', 'webapp-operator.mjs');
+  await bundleOperator(join(root, 'bench', 'operator', 'ts', 'webapp-operator.ts'), outfile);
+  return outfile;
 }
