@@ -10,7 +10,8 @@ import { transportFor, type Transport } from '../../../src/runtime/client/transp
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
 import { http1OnlyProxy } from '../../support/http1-only-proxy.ts';
-import type { SeverableProxy } from '../../support/severable-proxy.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { SeverableProxy } from '../../support/severable-proxy.ts';
 import { ThrottlingProxy } from '../../support/throttling-proxy.ts';
 
 /** How long a pooled HTTP/1.1 socket may sit idle, and the health check's ping timeout. */
@@ -110,5 +111,60 @@ describe('the transport sends a request again only when the server cannot have d
     proxy.goAwayOnNext(INTERNAL_ERROR, { received: true });
     await assert.rejects(client.create(configMap('maybe-done')), ConnectionLostError);
     assert.equal(posts().length, 3, 'a write the server may have done is not sent again');
+  });
+
+  /** Closes every connection through `proxy` and lets new ones through: a crash, as a client sees it. */
+  const cut = (proxy: SeverableProxy): void => {
+    proxy.sever();
+    proxy.restore();
+  };
+
+  it('sends a GET again whose kept-alive HTTP/1.1 socket is cut before its answer', async () => {
+    const { proxy, client } = await http1Only();
+    await client.create(configMap('cut'));
+    const resume = env.pauseEtcd();
+    let read: ReturnType<Client['get']>;
+    try {
+      read = client.get(ConfigMapKind, { namespace: ns, name: 'cut' });
+      read.catch(() => undefined);
+      // The API server has the GET, and waits on its storage; then the socket goes.
+      await sleep(PING_TIMEOUT_MS / 2);
+      cut(proxy);
+      await eventuallyTrue(() => proxy.connections === 2, 'the GET sent again on a new connection');
+    } finally {
+      resume();
+    }
+    assert.equal((await read)?.metadata?.name, 'cut');
+  });
+
+  it('sends a GET again each time its HTTP/2 connection dies under it, up to maxRetries', async () => {
+    /** A GET started while etcd is paused, whose connection is cut `times`, each once it is out. */
+    const cutUnder = async (
+      maxRetries: number,
+      times: number,
+    ): Promise<Awaited<ReturnType<Client['get']>>> => {
+      const proxy = await SeverableProxy.start(env.server);
+      proxies.push(proxy);
+      const client = newClient({ transport: transportFor({ ...direct, server: proxy.url }, { maxRetries }) });
+      await client.get(ConfigMapKind, { namespace: ns, name: 'absent' });
+      const resume = env.pauseEtcd();
+      let read: ReturnType<Client['get']>;
+      try {
+        read = client.get(ConfigMapKind, { namespace: ns, name: 'twice' });
+        read.catch(() => undefined);
+        for (let connection = 1; connection <= times; connection++) {
+          await eventuallyTrue(() => proxy.connections === connection, `the GET on connection ${connection}`);
+          await sleep(PING_TIMEOUT_MS / 2);
+          cut(proxy);
+        }
+      } finally {
+        resume();
+      }
+      return read;
+    };
+    await newClient({ transport: admin }).create(configMap('twice'));
+    const read = await cutUnder(10, 2);
+    assert.equal(read?.metadata?.name, 'twice', 'answered on the third connection');
+    await assert.rejects(cutUnder(1, 2), 'with maxRetries 1, the second death fails it');
   });
 });
