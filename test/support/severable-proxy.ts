@@ -4,11 +4,13 @@ import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls
 import type { CertKeyPair } from '../../src/runtime/tls/certificate-authority.ts';
 
 /**
- * Ends TLS at the proxy and opens its own TLS to the server, offering only the ALPN protocols
- * given to either side: what a proxy or load balancer that speaks HTTP/1.1 alone does. The
- * client must trust `serving`'s CA; the proxy authenticates upstream as `upstream`.
+ * Ends TLS at the proxy and opens its own TLS to the server, offering the client only the ALPN
+ * protocols given (until `offer` changes them) and the server the one agreed: what a proxy or load
+ * balancer that speaks HTTP/1.1 alone does. The client must trust `serving`'s CA; the proxy
+ * authenticates upstream as `upstream`.
  */
 export interface TlsTermination {
+  /** In order of preference. */
   readonly alpnProtocols: readonly string[];
   readonly serving: CertKeyPair;
   readonly upstream: { readonly ca: string; readonly cert: string; readonly key: string };
@@ -36,9 +38,12 @@ export class SeverableProxy {
   connections = 0;
   /** The ALPN protocol each terminated connection agreed with its client, in order. */
   readonly negotiated: string[] = [];
+  /** The ALPN protocols a terminating proxy offers its clients now. */
+  readonly #alpn: { offered: readonly string[] };
 
-  private constructor(server: Server) {
+  private constructor(server: Server, alpn: { offered: readonly string[] }) {
     this.#server = server;
+    this.#alpn = alpn;
   }
 
   /** Starts a proxy to the server of `url`, on `port` (default: a free one). */
@@ -46,23 +51,25 @@ export class SeverableProxy {
     const target = new URL(url);
     const host = target.hostname;
     const targetPort = Number(target.port);
+    const alpn = { offered: termination?.alpnProtocols ?? [] };
     const server = termination
       ? createTlsServer({
           cert: termination.serving.cert,
           key: termination.serving.key,
-          ALPNProtocols: [...termination.alpnProtocols],
+          ALPNCallback: ({ protocols }) => alpn.offered.find((p) => protocols.includes(p)),
         })
       : createServer();
-    const proxy = new SeverableProxy(server);
+    const proxy = new SeverableProxy(server, alpn);
     if (termination) {
       server.on('secureConnection', (socket: Socket & { alpnProtocol?: string | false }) => {
-        proxy.negotiated.push(socket.alpnProtocol || 'none');
+        const agreed = socket.alpnProtocol || 'none';
+        proxy.negotiated.push(agreed);
         proxy.#accept(socket, () =>
           tlsConnect({
             host,
             port: targetPort,
             ...termination.upstream,
-            ALPNProtocols: [...termination.alpnProtocols],
+            ALPNProtocols: [agreed === 'none' ? 'http/1.1' : agreed],
           }),
         );
       });
@@ -93,6 +100,11 @@ export class SeverableProxy {
 
   restore(): void {
     this.#severed = false;
+  }
+
+  /** The ALPN protocols a terminating proxy offers new connections from now on, in order of preference. */
+  offer(alpnProtocols: readonly string[]): void {
+    this.#alpn.offered = alpnProtocols;
   }
 
   /** Drops every byte on the connections open now, both ways, and closes none of them. */

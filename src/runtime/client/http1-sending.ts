@@ -3,13 +3,15 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { nodeHttp } from '../server/node-http.ts';
 import { pathOn, type OutgoingRequest, type Sent } from './outgoing-request.ts';
 import { isIdempotent, isStaleConnection } from './request-retry.ts';
+import { Http2OfferedError } from './server-connections.ts';
 import { hostOf } from './server-socket.ts';
 
 /**
  * Sends a request once over HTTP/1.1 on a socket of `agent`. As Go's transport, it goes again only
  * when it is a GET whose kept-alive socket failed before any answer came (the server closed it
  * while idle, or it was reset): never because an answer is slow, which a loaded server's often
- * is, and which sending again would only load it more.
+ * is, and which sending again would only load it more. Any request goes again when its new socket
+ * turned out to speak HTTP/2 (nothing of it was sent).
  */
 export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): Promise<Sent> {
   return new Promise((resolve) => {
@@ -26,9 +28,12 @@ export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): 
     const sending = (server.protocol === 'https:' ? httpsRequest : nodeHttp.request)(opts, (res) =>
       resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } }),
     );
-    sending.on('error', (err) =>
-      resolve({ err, again: isIdempotent(req.method) && isStaleConnection(err, sending.reusedSocket) }),
-    );
+    sending.on('error', (err) => {
+      const again =
+        err instanceof Http2OfferedError ||
+        (isIdempotent(req.method) && isStaleConnection(err, sending.reusedSocket));
+      resolve({ err, again });
+    });
     sending.end(req.body);
   });
 }

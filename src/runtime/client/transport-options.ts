@@ -31,8 +31,9 @@ export interface TransportOptions {
   readonly maxRetryAfterMs?: number;
   /**
    * Whether to offer HTTP/2 to an https API server (ALPN), carrying every request and watch on one
-   * multiplexed connection checked by PING, as client-go does. A server or proxy that does not
-   * offer h2 gets HTTP/1.1 whatever this says. Default: true.
+   * multiplexed connection checked by PING, as client-go does. A connection whose server or proxy
+   * does not offer h2 carries HTTP/1.1 whatever this says, and each new one asks again, as Go's
+   * transport does. Default: true.
    */
   readonly http2?: boolean;
   /**

@@ -1,5 +1,4 @@
-import type { Agent as HttpAgent, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { kubernetesTime } from '../api/format-time.ts';
 import type { ClientCertificate, RequestCredentials, RestConfig } from '../config/rest-config.ts';
@@ -9,12 +8,12 @@ import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
 import { linkedSignal } from '../clock/linked-signal.ts';
 import { retryAfterSeconds, retryWaitMs } from './request-retry.ts';
-import { nodeHttp } from '../server/node-http.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { markHealthChecked } from './health-checked.ts';
 import { sendHttp1 } from './http1-sending.ts';
 import { sendHttp2 } from './http2-sending.ts';
-import { Http2Pool } from './http2-pool.ts';
+import { Http2Connection } from './http2-connection.ts';
+import { ServerConnections } from './server-connections.ts';
 import type { OutgoingRequest, Sent, ServerAnswer } from './outgoing-request.ts';
 import { resolveTransportOptions, type TransportOptions } from './transport-options.ts';
 
@@ -55,19 +54,21 @@ export interface Transport {
 /**
  * The Transport of a RestConfig (or a client-node KubeConfig). Over https it speaks HTTP/2, as
  * client-go does: one connection carries every request and watch, checked by PING (see
- * {@link Http2Connection}), with a second one only when the server's stream limit is reached; it
- * falls back to HTTP/1.1 with one keep-alive agent when the server (or a proxy before it) does not
- * offer h2, and `http2: false` keeps it there. A kubeconfig's `proxy-url` is tunnelled through
- * either way. client-node's own fetch clients are not used because its Watch aborts every stream
- * after 30 s of silence and hides the Status body of failed requests.
+ * {@link Http2Connection}), with a second one only when the server's stream limit is reached. A
+ * new connection whose server (or a proxy before it) does not offer h2 carries HTTP/1.1 on
+ * keep-alive sockets, and each new socket asks for h2 again (see {@link ServerConnections});
+ * `http2: false` keeps it on HTTP/1.1. A kubeconfig's `proxy-url` is tunnelled through either way.
+ * client-node's own fetch clients are not used because its Watch aborts every stream after 30 s of
+ * silence and hides the Status body of failed requests.
  *
  * Every request but a watch is bounded by `requestTimeoutMs`; a 429 with Retry-After is waited
  * for and sent again (see `TransportOptions`); a GET, a watch included, that meets a dead
  * connection (one that failed its health check, or a kept-alive socket that broke before any
  * answer) goes again on another connection, as Go's transport does, but a slow answer is waited
  * for, never asked for twice; other methods are sent again only when the server provably never
- * processed them, and otherwise fail with a ConnectionLostError, for the server may have done them. Credentials are asked for before each request (a token file is
- * re-read, an exec plugin rerun on expiry) and dropped after a 401.
+ * processed them (a refused stream, one past a GOAWAY's last), and otherwise fail with a
+ * ConnectionLostError, for the server may have done them. Credentials are asked for before each
+ * request (a token file is re-read, an exec plugin rerun on expiry) and dropped after a 401.
  *
  * @example
  * ```ts
@@ -78,16 +79,15 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
   const o = resolveTransportOptions(transportOptions);
   const config = restConfigOf(source);
   const server = new URL(config.server);
-  const secure = server.protocol === 'https:';
-  const agents = agentPool(config, secure, o.pingTimeoutMs);
-  const http2 =
-    secure && o.http2
-      ? new Http2Pool(
-          { config, server },
-          { readIdleTimeoutMs: o.readIdleTimeoutMs, pingTimeoutMs: o.pingTimeoutMs },
-          o.requestTimeoutMs,
-        )
-      : undefined;
+  const connections = new ServerConnections(
+    { config, server },
+    {
+      http2: o.http2,
+      health: { readIdleTimeoutMs: o.readIdleTimeoutMs, pingTimeoutMs: o.pingTimeoutMs },
+      connectTimeoutMs: o.requestTimeoutMs,
+      idleMs: o.pingTimeoutMs,
+    },
+  );
   const impersonation = impersonationHeaders(config);
 
   const headersFor = async (
@@ -107,8 +107,8 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
 
   /** One sending, on HTTP/2 when the server speaks it. */
   const send = async (req: OutgoingRequest, cert: ClientCertificate | undefined): Promise<Sent> => {
-    const connection = http2 ? await http2.acquire(cert, req.signal) : 'http/1.1';
-    if (connection === 'http/1.1') return sendHttp1(server, agents.for(cert), req);
+    const connection = await connections.acquire(cert, req.signal);
+    if (!(connection instanceof Http2Connection)) return sendHttp1(server, connection, req);
     const sent = await sendHttp2(server, connection, req);
     if ('res' in sent) markHealthChecked(sent.res.body);
     return sent;
@@ -247,59 +247,6 @@ interface Answer {
 }
 
 const NO_CREDENTIALS: RequestCredentials = {};
-
-/** TCP keep-alive's first probe after this much silence; Node then probes each second, 10 times. */
-const KEEP_ALIVE_PROBE_AFTER_MS = 1000;
-
-/**
- * The keep-alive agent for the current client certificate. When an exec plugin hands out a new
- * certificate, the old agent's connections are closed, as client-go's connection rotation does:
- * they would go on authenticating as the old certificate. A socket idle in the pool for
- * `idleMs` is closed: the longer one sits unused, the likelier its path has died unnoticed. Each
- * socket has TCP keep-alive probes after a second without traffic, so one whose peer forgot it (a
- * load balancer failed over, a server host rebooted) is reset and leaves the pool, and a request
- * waiting on a path that died after taking the request learns it in about 10 s (ETIMEDOUT).
- */
-function agentPool(
-  config: RestConfig,
-  secure: boolean,
-  idleMs: number,
-): { for(cert: ClientCertificate | undefined): HttpAgent } {
-  let agent: HttpAgent | undefined;
-  let agentCert: ClientCertificate | undefined;
-  // A proxy-url is tunnelled through. HTTPS_PROXY and NO_PROXY are not applied: Node's reading of
-  // them differs from Go's (it proxies loopback, and ignores CIDRs in NO_PROXY), which would send
-  // in-cluster and envtest traffic to a proxy that client-go would bypass.
-  const proxyEnv = config.proxyUrl
-    ? { HTTPS_PROXY: config.proxyUrl, HTTP_PROXY: config.proxyUrl }
-    : undefined;
-  return {
-    for(cert) {
-      // An exec plugin rerun gives a new object with the same certificate: only a change rotates.
-      if (agent && agentCert?.cert === cert?.cert && agentCert?.key === cert?.key) return agent;
-      agent?.destroy();
-      agentCert = cert;
-      agent = secure
-        ? new HttpsAgent({
-            keepAlive: true,
-            keepAliveMsecs: KEEP_ALIVE_PROBE_AFTER_MS,
-            timeout: idleMs,
-            ...(proxyEnv ? { proxyEnv } : {}),
-            ...(config.ca ? { ca: config.ca } : {}),
-            ...(cert ? { cert: cert.cert, key: cert.key } : {}),
-            ...(config.tlsServerName ? { servername: config.tlsServerName } : {}),
-            rejectUnauthorized: !config.insecureSkipTlsVerify,
-          })
-        : new nodeHttp.Agent({
-            keepAlive: true,
-            keepAliveMsecs: KEEP_ALIVE_PROBE_AFTER_MS,
-            timeout: idleMs,
-            ...(proxyEnv ? { proxyEnv } : {}),
-          });
-      return agent;
-    },
-  };
-}
 
 function impersonationHeaders(config: RestConfig): OutgoingHttpHeaders {
   const who = config.impersonate;

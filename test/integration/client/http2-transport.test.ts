@@ -199,6 +199,23 @@ describe('the transport on a real network: HTTP/2, health checks, fallbacks', ()
     assert.ok(performance.now() - idleStarted < SLACK_MS, 'answered on a fresh connection at once');
   });
 
+  it('asks for h2 at each new connection: an HTTP/1.1-only server costs no extra dial, and one offering h2 again gets one HTTP/2 connection', async () => {
+    const { proxy, config } = await http1Only();
+    const client = newClient({ transport: transportFor(config, HEALTH) });
+    const list = (): Promise<unknown> => client.list(ConfigMapKind, { namespace: ns, limit: 1 });
+    for (let i = 0; i < 5; i++) await list();
+    assert.equal(proxy.connections, 1, 'five requests on the one connection dialled');
+    assert.deepEqual(proxy.negotiated, ['http/1.1'], 'which found HTTP/1.1');
+
+    proxy.offer(['h2', 'http/1.1']);
+    // The HTTP/1.1 socket is closed once idle for pingTimeoutMs; the next request dials anew.
+    await new Promise((resolve) => setTimeout(resolve, 2 * PING_TIMEOUT_MS));
+    await list();
+    await Promise.all(Array.from({ length: MAX_STREAMS / 2 }, list));
+    assert.equal(proxy.connections, 2, 'one new connection for every request after');
+    assert.deepEqual(proxy.negotiated, ['http/1.1', 'h2'], 'which speaks HTTP/2');
+  });
+
   it("tunnels through a kubeconfig's proxy-url, HTTP/2 and all, on one tunnel", async () => {
     const connectProxy = await ConnectProxy.start();
     proxies.push(connectProxy);
