@@ -1,8 +1,9 @@
 import type { Agent as HttpAgent } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { nodeHttp } from '../server/node-http.ts';
-import { pathOn, type OutgoingRequest, type Sent } from './outgoing-request.ts';
-import { isIdempotent, isStaleConnection } from './request-retry.ts';
+import { ConnectionLostError } from './connection-lost-error.ts';
+import { pathOn, requestLine, type OutgoingRequest, type Sent } from './outgoing-request.ts';
+import { isBrokenConnection, isIdempotent, isStaleConnection } from './request-retry.ts';
 import { Http2OfferedError } from './server-connections.ts';
 import { hostOf } from './server-socket.ts';
 
@@ -11,7 +12,8 @@ import { hostOf } from './server-socket.ts';
  * when it is a GET whose kept-alive socket failed before any answer came (the server closed it
  * while idle, or it was reset): never because an answer is slow, which a loaded server's often
  * is, and which sending again would only load it more. Any request goes again when its new socket
- * turned out to speak HTTP/2 (nothing of it was sent).
+ * turned out to speak HTTP/2 (nothing of it was sent). A request whose connection broke and that
+ * is not sent again fails with a ConnectionLostError, for the server may have done it.
  */
 export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): Promise<Sent> {
   return new Promise((resolve) => {
@@ -32,7 +34,11 @@ export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): 
       const again =
         err instanceof Http2OfferedError ||
         (isIdempotent(req.method) && isStaleConnection(err, sending.reusedSocket));
-      resolve({ err, again });
+      const lost = !again && !req.signal.aborted && isBrokenConnection(err);
+      resolve({
+        err: lost ? new ConnectionLostError(requestLine(req), `it broke: ${err.message}`) : err,
+        again,
+      });
     });
     sending.end(req.body);
   });

@@ -40,13 +40,19 @@ export function retryWaitMs(
 const BROKEN: ReadonlySet<unknown> = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 /**
+ * Whether `err` says the connection broke under a request (Node says ECONNRESET, "socket hang
+ * up", EPIPE, or ETIMEDOUT when TCP keep-alive probes went unanswered).
+ */
+export function isBrokenConnection(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && BROKEN.has((err as { code?: unknown }).code);
+}
+
+/**
  * A failure of a reused kept-alive socket before any answer came: the server had closed it while
- * it sat in the pool, or its connection broke (Node says ECONNRESET, "socket hang up", EPIPE, or
- * ETIMEDOUT when TCP keep-alive probes went unanswered). Go's transport sends a GET again then
+ * it sat in the pool, or its connection broke. Go's transport sends a GET again then
  * (transportReadFromServerError, errServerClosedIdle). A fresh connection failing the same way is
  * the server's trouble, not a stale socket.
  */
 export function isStaleConnection(err: unknown, reusedSocket: boolean): boolean {
-  if (!reusedSocket || typeof err !== 'object' || err === null) return false;
-  return BROKEN.has((err as { code?: unknown }).code);
+  return reusedSocket && isBrokenConnection(err);
 }

@@ -167,4 +167,24 @@ describe('the transport sends a request again only when the server cannot have d
     assert.equal(read?.metadata?.name, 'twice', 'answered on the third connection');
     await assert.rejects(cutUnder(1, 2), 'with maxRetries 1, the second death fails it');
   });
+
+  it('fails a write whose HTTP/1.1 connection broke before its answer with a ConnectionLostError, sent once', async () => {
+    const { proxy, client } = await http1Only();
+    await client.create(configMap('before-cut'));
+    const resume = env.pauseEtcd();
+    try {
+      const writing = client.create(configMap('cut-write'));
+      writing.catch(() => undefined);
+      await sleep(PING_TIMEOUT_MS / 2);
+      cut(proxy);
+      await assert.rejects(writing, ConnectionLostError);
+    } finally {
+      resume();
+    }
+    assert.equal(proxy.connections, 1, 'not sent again');
+    await eventuallyTrue(
+      async () => (await client.get(ConfigMapKind, { namespace: ns, name: 'cut-write' })) !== undefined,
+      'the API server to have done the write it had taken: why it is not sent again',
+    );
+  });
 });
