@@ -163,6 +163,9 @@ export class LeaderElector {
         this.#renewedAt = sent;
         return true;
       }
+      // Held by another: no retry can succeed before that holder's lease expires, past this
+      // deadline, and the other is running already. Stop now, not at the deadline as client-go.
+      if (this.#heldByAnother()) return false;
       // Never past the deadline: a leader that cannot renew must stop leading before its lease
       // can expire in a follower's eyes (client-go bounds its poll by the deadline the same way).
       const left = deadline - clock.monotonic();
@@ -170,6 +173,11 @@ export class LeaderElector {
       await clock.sleep(Math.min(retryPeriod, left), done);
       if (done.aborted || clock.monotonic() >= deadline) return false;
     }
+  }
+
+  #heldByAnother(): boolean {
+    const holder = this.#observed?.holderIdentity ?? '';
+    return holder !== '' && holder !== this.#options.identity;
   }
 
   /** One attempt; a failed request counts as a failed attempt. `timeout` bounds the requests. */

@@ -788,6 +788,7 @@ export class Manager {
     const { ring, shardName } = this.#requireSharding('a shard');
     const namespace = this.#options.leaderElectionNamespace;
     const lease = `${namespace}/${shardName}`;
+    let holding = false;
     const elector = new LeaderElector({
       lock: leaseLock(this.client, namespace, shardName, {
         labels: { [RING_LABEL]: ring },
@@ -798,16 +799,26 @@ export class Manager {
       callbacks: {
         onNewLeader: (holder) => {
           if (holder === this.#processIdentity || holder === SHARDER_IDENTITY) return;
+          // The shard's name as holder: a writer without this runtime's mark, or one that renewed
+          // the Lease keeping this process's mark (both update the Lease as they read it).
+          const who =
+            holder === shardName
+              ? 'another process that does not mark it (another program, or an older version of this runtime)'
+              : `another process (${holder})`;
+          const does = holding
+            ? 'stops running the shard, as after a lost Lease'
+            : 'waits and runs nothing until that Lease is free';
           this.logger.warn(
-            `shard ${shardName}'s Lease ${lease} is held by another process (${holder}): two processes were given the shard name "${shardName}"; this one waits and runs nothing until that Lease is free. Give each process its own shard name (--shard-name, SHARD_NAME, or sharding.shardName)`,
+            `shard ${shardName}'s Lease ${lease} is held by ${who}: two processes were given the shard name "${shardName}"; this one ${does}. Give each process its own shard name (--shard-name, SHARD_NAME, or sharding.shardName)`,
             { ring, shard: shardName, holder },
           );
         },
-        onStartedLeading: async (holding, lost) => {
+        onStartedLeading: async (running, lost) => {
+          holding = true;
           const aborted = AbortSignal.any([lost, otherLost]);
           await Promise.all([
-            this.#runControllers(holding, aborted, 'shard'),
-            this.#rangeMember?.run(holding),
+            this.#runControllers(running, aborted, 'shard'),
+            this.#rangeMember?.run(running),
           ]);
         },
         mayRelease: () => !this.#undrained.has('shard'),

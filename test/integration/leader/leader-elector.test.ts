@@ -208,6 +208,24 @@ test('a leader whose lease is taken over stops leading and reports it lost', asy
   election.assertNoOverlap();
 });
 
+test('a leader that reads its lease held by another stops at that renewal, not at the renew deadline', async () => {
+  const election = new Election(env.kubeConfig, 'held-by-another');
+  await election.start('a', true);
+  const lock = leaseLock(env.kubeConfig, 'default', 'held-by-another');
+  const current = await lock.get(AbortSignal.timeout(10_000));
+  assert.ok(current);
+  await lock.update(
+    { ...current.record, holderIdentity: 'usurper' },
+    current.resourceVersion,
+    AbortSignal.timeout(10_000),
+  );
+  // The other runs already: a's renewals cannot succeed before the other's lease expires.
+  await election.step(RETRY);
+  assert.deepEqual(election.leaders(), []);
+  assert.equal(await election.stop('a'), 'lost');
+  election.assertNoOverlap();
+});
+
 test('the leader_election_master_status gauge is 1 while leading and 0 after', async () => {
   const election = new Election(env.kubeConfig, 'metric');
   await election.start('a', true);

@@ -88,6 +88,12 @@ export class ShardProcesses {
     await Promise.all(this.#exits.values());
   }
 
+  /** Whether process `name` has exited, on its own or killed. */
+  exited(name: string): boolean {
+    const child = this.#children.get(name);
+    return child !== undefined && (child.exitCode !== null || child.signalCode !== null);
+  }
+
   /** The /metrics URL shard `name` announced, once it did. */
   metricsUrl(name: string): string | undefined {
     return this.#metrics.get(name);
