@@ -131,6 +131,7 @@ export class RingMembership {
       }
     }
     for (const name of this.#seen.keys()) if (!present.has(name)) this.#seen.delete(name);
+    for (const name of this.#deadSince.keys()) if (!present.has(name)) this.#deadSince.delete(name);
     for (const state of ['ready', 'expired', 'uncertain', 'dead', 'orphaned'] as const)
       metrics.ringShards.set({ ring, state }, counts.get(state) ?? 0);
     return available.sort();
@@ -154,6 +155,11 @@ export class RingMembership {
   noteMoved(shard: string): void {
     const held = this.#held.get(shard);
     if (held) held.moved = true;
+  }
+
+  /** The shards the last check found dead (their Lease released, taken over, or orphaned). */
+  deadShards(): string[] {
+    return [...this.#deadSince.keys()];
   }
 
   /** Monotonic time `shard` was first seen dead; undefined for a live or unknown shard. */

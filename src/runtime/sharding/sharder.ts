@@ -113,6 +113,8 @@ export class Sharder {
    * that resync listed, and the unassigned watch never sees a labelled object.
    */
   #followUp = false;
+  /** The shards that left the ring and whose objects a resync has yet to move. */
+  readonly #departed = new Set<string>();
   #checking: Promise<void> | undefined;
   /** Ends the pause between checks when a Lease changes, or skips it when one changed meanwhile. */
   readonly #pause: WakeablePause;
@@ -230,6 +232,10 @@ export class Sharder {
       this.#checkedAt = this.#o.clock.monotonic();
       if (ring.sameShards(this.#ring)) return;
       this.#o.logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
+      // A new sharder's first ring has no shards before it: the dead Leases tell which left.
+      for (const shard of [...this.#ring.shards, ...membership.deadShards()])
+        if (!ring.shards.includes(shard)) this.#departed.add(shard);
+      for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
       this.#followUp = true;
@@ -322,14 +328,48 @@ export class Sharder {
    */
   async #resync(membership: RingMembership, ring: HashRing, signal: AbortSignal): Promise<boolean> {
     if (ring.shards.length === 0) return true;
-    const plans: Plan[] = [];
-    const drainChildren = new Map<string, readonly Child[]>();
-    for (const ringKind of this.#o.kinds)
-      plans.push(...(await this.#planKind(ringKind, ring, drainChildren, signal)));
-    this.#drainChildren = drainChildren;
     let settled = true;
-    // In the order planned: each owner with its children, one after the other, and the owners
-    // first, so that objects become reconciled on their new shard from the first write on.
+    const departed = [...this.#departed];
+    if (departed.length > 0) {
+      // The objects of the shards that left first, listed by their label: their moves need not
+      // wait for a list of the whole ring, three times as long with two children each.
+      const selector = `${this.#shardLabel} in (${departed.join(',')})`;
+      const plans = await this.#plan(ring, new Map(), signal, selector);
+      settled = await this.#carryOutAll(plans, membership, ring, signal);
+      if (this.#ring !== ring) return false;
+      for (const shard of departed) this.#departed.delete(shard);
+    }
+    const drainChildren = new Map<string, readonly Child[]>();
+    const plans = await this.#plan(ring, drainChildren, signal);
+    this.#drainChildren = drainChildren;
+    return (await this.#carryOutAll(plans, membership, ring, signal)) && settled;
+  }
+
+  /** The drains and moves of every ring kind, of the objects `selector` (all when undefined) selects. */
+  async #plan(
+    ring: HashRing,
+    drainChildren: Map<string, readonly Child[]>,
+    signal: AbortSignal,
+    selector?: string,
+  ): Promise<Plan[]> {
+    const plans: Plan[] = [];
+    for (const ringKind of this.#o.kinds)
+      plans.push(...(await this.#planKind(ringKind, ring, drainChildren, signal, selector)));
+    return plans;
+  }
+
+  /**
+   * Writes `plans` in the order planned: each owner with its children, one after the other, and
+   * the owners first, so that objects become reconciled on their new shard from the first write
+   * on. False when some write lost a race, or the ring changed meanwhile.
+   */
+  async #carryOutAll(
+    plans: readonly Plan[],
+    membership: RingMembership,
+    ring: HashRing,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    let settled = true;
     let next = 0;
     const { clock, retryPeriod } = this.#o;
     const worker = async (): Promise<void> => {
@@ -354,6 +394,7 @@ export class Sharder {
     ring: HashRing,
     drainChildren: Map<string, readonly Child[]>,
     signal: AbortSignal,
+    selector: string | undefined,
   ): Promise<Plan[]> {
     const plans: Plan[] = [];
     const live = new Set(ring.shards);
@@ -362,7 +403,7 @@ export class Sharder {
     /** The children of each owner that moves or is drained, by its ring key. */
     const handedOver = new Map<string, Child[]>();
     const owners: { plan: Plan; key: string }[] = [];
-    for (const obj of await this.#list(ringKind.kind, signal)) {
+    for (const obj of await this.#list(ringKind.kind, signal, selector)) {
       const labels = obj.metadata?.labels ?? {};
       const current = labels[this.#shardLabel];
       const key = ringKeyOf(ringKind.kind, obj);
@@ -389,7 +430,7 @@ export class Sharder {
     }
     const strays: Plan[] = [];
     for (const kind of ringKind.controlled) {
-      for (const obj of await this.#list(kind, signal)) {
+      for (const obj of await this.#list(kind, signal, selector)) {
         const ref = controllerOf(obj);
         if (!ref || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined) continue;
         const ownerKey = controllerRingKeyOf(obj, ringKind.kind);
@@ -410,9 +451,13 @@ export class Sharder {
     return [...plans, ...strays];
   }
 
-  async #list(kind: Kind, signal: AbortSignal): Promise<KubeObject[]> {
+  async #list(kind: Kind, signal: AbortSignal, labelSelector: string | undefined): Promise<KubeObject[]> {
     const namespace = this.#o.namespace;
-    return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
+    return this.#metadata.listAll(kind, {
+      signal,
+      ...(namespace ? { namespace } : {}),
+      ...(labelSelector ? { labelSelector } : {}),
+    });
   }
 
   /** One drain or move; false when it lost a race, or left a child of the object behind. */

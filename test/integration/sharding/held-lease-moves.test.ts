@@ -360,7 +360,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const retryPeriod = 30_000;
     const clock = new FakeClock(Date.now());
     await client.create(shardLease(clock, RING, 'remaining', 'remaining', 3600));
-    await client.create(shardLease(clock, RING, 'lost', '', 1));
+    // Shard lost has no Lease: its objects are found by the list of the whole ring only.
     const widget = await client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
@@ -390,6 +390,46 @@ describe("the sharder's moves of a gone shard's objects", () => {
       const took = clock.monotonic() - changedAt;
       assert.ok(took < retryPeriod / 2, `moved ${took} ms after the race (retry period ${retryPeriod} ms)`);
     } finally {
+      await running.stop();
+    }
+  });
+
+  it('start without waiting for a list of the whole ring', async () => {
+    const RING = 'first';
+    const SHARD = shardLabel(RING);
+    const clock = new FakeClock(Date.now());
+    await client.create(shardLease(clock, RING, 'up', 'up', 3600));
+    await client.create(shardLease(clock, RING, 'down', '', 1));
+    for (const [name, shard] of [
+      ['on-down', 'down'],
+      ['on-up', 'up'],
+    ] as const)
+      await client.create({
+        apiVersion: WidgetKind.apiVersion,
+        kind: WidgetKind.kind,
+        metadata: { name, namespace: NAMESPACE, labels: { [SHARD]: shard } },
+        spec: { size: 1 },
+      });
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let listed = false;
+    // A list of every Widget of the ring is answered only once the test lets it.
+    transport.afterList = async () => {
+      listed = true;
+      await held;
+    };
+    const running = runOnTickingClock(widgetSharder(RING, transport, clock), clock);
+    try {
+      await eventuallyTrue(
+        async () =>
+          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-down' }))?.metadata
+            ?.labels?.[SHARD] === 'up',
+        'the gone shard’s Widget moved while the list of the whole ring is held back',
+      );
+      assert.equal(listed, true, 'the whole ring listed after the moves');
+    } finally {
+      release();
       await running.stop();
     }
   });
