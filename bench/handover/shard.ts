@@ -1,16 +1,20 @@
 // One shard of the sharded hand-over benchmark (sharded.ts runs several): the ring "webapps" of
 // NAMESPACE, whose Widgets each own a Deployment and a Service, made as the generated project's
 // controller makes a WebApp's, by createOrUpdate from the shard's cache. Prints `R <name>` per
-// reconcile that succeeded and `F <name> <message>` per one that failed.
+// reconcile that succeeded and `F <name> <message>` per one that failed. With LOG_FILE, logs at
+// debug level there (each reconcile's line left out), for a timeline of a hand-over.
+import { appendFileSync } from 'node:fs';
 import { DeploymentKind, ServiceKind } from '../../src/runtime/client/kinds.ts';
 import { createOrUpdate } from '../../src/runtime/controllerutil/create-or-update.ts';
-import { silentLogger } from '../../src/runtime/log/logger.ts';
+import { createLogger, silentLogger } from '../../src/runtime/log/logger.ts';
 import { Manager } from '../../src/runtime/manager/manager.ts';
 import { setControllerReference } from '../../src/runtime/owner/owner-references.ts';
 import { WidgetKind, type Widget } from '../../test/integration/controller/support.ts';
+import { deploymentSpecOf, serviceSpecOf } from './webapp-children.ts';
 
 const shard = process.env['SHARD'] ?? 'shard';
 const namespace = process.env['NAMESPACE'] ?? 'default';
+const logFile = process.env['LOG_FILE'];
 const mgr = await Manager.create({
   namespace,
   metricsBindAddress: '0',
@@ -23,7 +27,7 @@ const mgr = await Manager.create({
   renewDeadline: 10_000,
   retryPeriod: 2_000,
   sharding: { ring: 'webapps', shardName: shard, controllers: 'all' },
-  logger: silentLogger,
+  logger: logFile ? createLogger({ level: 'debug', write: (line) => logLine(logFile, line) }) : silentLogger,
 });
 mgr
   .controller()
@@ -55,21 +59,18 @@ mgr
 async function ensureChildren(widget: Widget): Promise<void> {
   const name = widget.metadata?.name ?? '';
   const key = { namespace, name };
-  const labels = { app: name };
   await createOrUpdate(mgr.client, DeploymentKind, key, (d) => {
     setControllerReference(widget, d);
-    if (d.metadata?.resourceVersion) return;
-    d.spec = {
-      replicas: 1,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-    };
+    if (!d.metadata?.resourceVersion) d.spec = deploymentSpecOf(name);
   });
   await createOrUpdate(mgr.client, ServiceKind, key, (s) => {
     setControllerReference(widget, s);
-    if (s.metadata?.resourceVersion) return;
-    s.spec = { clusterIP: 'None', selector: labels, ports: [{ port: 80 }] };
+    if (!s.metadata?.resourceVersion) s.spec = serviceSpecOf(name);
   });
+}
+
+function logLine(file: string, line: string): void {
+  if (!line.includes('"msg":"reconciled"')) appendFileSync(file, line);
 }
 
 await mgr.start();

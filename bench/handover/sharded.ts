@@ -3,16 +3,19 @@
 // API server's raw write rate (label patches of the Widgets, 8 at a time, as the sharder's
 // concurrent moves, no operator running), then a join into 3 shards, SIGTERM of a non-leader and
 // of the leader shard, kill -9 of a non-leader and of the leader shard (each gone shard started
-// again, and the ring settled, before the next). A hand-over's time: from the signal (kill -9:
-// also from the Lease's expiry) until every Widget of the gone shard is on a live shard and
-// reconciled there; failed reconciles are counted throughout. `--runtime DIR` runs the shards from
-// another checkout (its bench/handover/shard.ts), for before-and-after figures in one sitting.
-import { spawn, type ChildProcess } from 'node:child_process';
+// again, and the ring settled, before the next). Just before each hand-over the raw rate is
+// measured again, on WebApps of another namespace that no shard watches, with the writes a
+// hand-over makes (a label patch of each WebApp, its Deployment and its Service). A hand-over's
+// time: from the signal (kill -9: also from the Lease's expiry) until every Widget of the gone
+// shard is on a live shard and reconciled there; failed reconciles are counted throughout; its
+// timeline (the Lease released and taken over, the moves) goes to stderr. `--runtime DIR` runs the
+// shards from another checkout (its bench/handover/shard.ts), for before-and-after figures in one
+// sitting; `--log DIR` has each shard log at debug level into DIR/<shard>.log.
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { V1Lease } from '@kubernetes/client-node';
+import type { KubeObject } from '../../src/runtime/api/kube-object.ts';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { SharedInformer } from '../../src/runtime/cache/informer.ts';
 import { newClient, type Client } from '../../src/runtime/client/client.ts';
@@ -24,70 +27,40 @@ import { HashRing } from '../../src/runtime/sharding/hash-ring.ts';
 import { leadingShard } from '../../src/runtime/sharding/leading-shard.ts';
 import { ringKeyOf } from '../../src/runtime/sharding/ring-key.ts';
 import { shardLabel } from '../../src/runtime/sharding/shard-labels.ts';
-import { WidgetKind, widgetsCrd } from '../../test/integration/controller/support.ts';
+import { WidgetKind, widgetsCrd, type Widget } from '../../test/integration/controller/support.ts';
+import { converged, ShardProcess } from '../sharding/shard-process.ts';
+import { processCpuSeconds } from '../support/process-cpu.ts';
+import { HandOverTimeline } from './hand-over-timeline.ts';
+import { deploymentSpecOf, serviceSpecOf } from './webapp-children.ts';
 
 const { values } = parseArgs({
   options: {
     widgets: { type: 'string', default: '3000' },
     runtime: { type: 'string' },
     scenarios: { type: 'string', default: 'join,term,term-leader,kill,kill-leader' },
+    log: { type: 'string' },
   },
 });
 const WIDGETS = Number(values.widgets);
 const SCRIPT = join(values.runtime ?? join(import.meta.dirname, '..', '..'), 'bench', 'handover', 'shard.ts');
 const SCENARIOS = new Set(values.scenarios.split(','));
 const NAMESPACE = 'webapps';
+/** Where the raw write rate is measured just before each hand-over: no shard watches it. */
+const RAW_NAMESPACE = 'raw';
+/** WebApps of the raw namespace: 3,000 writes a measurement, as a hand-over of 1,000. */
+const RAW_WEBAPPS = 1000;
 const RING = 'webapps';
 const LABEL = shardLabel(RING);
 const LEASE_MS = 15_000;
-
-/** A shard process and the reconciles it reported. */
-class Shard {
-  readonly name: string;
-  readonly #child: ChildProcess;
-  readonly #exit: Promise<void>;
-  /** Wall time of each Widget's last successful reconcile here. */
-  readonly reconciled = new Map<string, number>();
-
-  constructor(name: string, kubeconfig: string, failures: string[]) {
-    this.name = name;
-    this.#child = spawn(process.execPath, [SCRIPT], {
-      env: { ...process.env, KUBECONFIG: kubeconfig, SHARD: name, NAMESPACE },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    this.#exit = new Promise((resolve) => this.#child.once('exit', () => resolve()));
-    const out = this.#child.stdout;
-    if (!out) throw new Error('the shard has no stdout');
-    createInterface({ input: out }).on('line', (line) => {
-      if (line.startsWith('R ')) this.reconciled.set(line.slice(2), Date.now());
-      if (line.startsWith('F ')) failures.push(`${name} ${line.slice(2)}`);
-    });
-  }
-
-  async signal(signal: 'SIGKILL' | 'SIGTERM'): Promise<number> {
-    const at = Date.now();
-    this.#child.kill(signal);
-    if (signal === 'SIGKILL') await this.#exit;
-    return at;
-  }
-
-  async stop(): Promise<void> {
-    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
-    await this.#exit;
-  }
-}
+/** Writes at once in a raw rate's measurement, as the sharder's concurrent moves. */
+const RAW_WIDTH = 8;
 
 await using env = await startEnvironment({ crdPaths: [widgetsCrd] });
 const client = newClient({ kubeConfig: env.kubeConfig });
-await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-await inParallel(WIDGETS, 32, (i) =>
-  client.create({
-    apiVersion: WidgetKind.apiVersion,
-    kind: WidgetKind.kind,
-    metadata: { name: `webapp-${i}`, namespace: NAMESPACE },
-    spec: { size: 1 },
-  }),
-);
+for (const name of [NAMESPACE, RAW_NAMESPACE])
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+await inParallel(WIDGETS, 32, (i) => client.create(widget(NAMESPACE, `webapp-${i}`)));
+const rawObjects = await createRawWebApps();
 const watching = new AbortController();
 const transport = transportFor(env.kubeConfig);
 /** The Widgets' labels, from a metadata-only watch: polling lists would take the cores being timed. */
@@ -104,19 +77,37 @@ const leases = new SharedInformer<V1Lease>({
   namespaces: [NAMESPACE],
   logger: silentLogger,
 });
+const timeline = new HandOverTimeline(LABEL, 'bench-webapps');
+widgets.addEventHandler({ onUpdate: (old, w) => timeline.labelled(old, w) });
+leases.addEventHandler({ onUpdate: (old, l) => timeline.leaseChanged(old, l) });
 widgets.start(watching.signal);
 leases.start(watching.signal);
 await widgets.waitForSync(watching.signal);
 await leases.waitForSync(watching.signal);
 
 progress('widgets created and watched');
-const rawRate = await writeRate(client);
+const rawRate = await writeRate(client, [...widgets.store.values()]);
 progress(`raw write rate: ${rawRate.toFixed(0)} writes/s`);
 const rows: string[] = [];
 const failures: string[] = [];
-const shards = new Map<string, Shard>();
+const shards = new Map<string, ShardProcess>();
 function start(name: string): void {
-  shards.set(name, new Shard(name, env.kubeconfigPath, failures));
+  shards.set(
+    name,
+    new ShardProcess(name, {
+      args: [SCRIPT],
+      env: {
+        ...process.env,
+        KUBECONFIG: env.kubeconfigPath,
+        SHARD: name,
+        NAMESPACE,
+        ...(values.log ? { LOG_FILE: join(values.log, `${name}.log`) } : {}),
+      },
+      onLine: (line) => {
+        if (line.startsWith('F ')) failures.push(`${name} ${line.slice(2)}`);
+      },
+    }),
+  );
 }
 try {
   start('shard-a');
@@ -124,9 +115,11 @@ try {
   await converge(Date.now());
   progress('2 shards converged');
   const beforeJoin = failures.length;
+  const joinRate = await writeRate(client, rawObjects);
   const { moving, joinMs } = await joinShard('shard-c');
   const joinFailures = failures.length - beforeJoin;
-  if (SCENARIOS.has('join')) row('join of a 3rd shard', moving.size, joinMs, undefined, joinFailures);
+  if (SCENARIOS.has('join'))
+    row('join of a 3rd shard', moving.size, joinMs, undefined, joinRate, joinFailures);
   for (const [scenario, leader, signal] of [
     ['term', false, 'SIGTERM'],
     ['term-leader', true, 'SIGTERM'],
@@ -139,18 +132,28 @@ try {
     if (!victim)
       throw new Error(`no ${leader ? 'leader' : 'non-leader'} shard among ${[...shards.keys()].join(', ')}`);
     const its = new Set([...assignments()].filter(([, s]) => s === victim.name).map(([n]) => n));
-    const expiry = leaseExpiry(victim.name);
     const before = failures.length;
-    progress(`${scenario}: ${victim.name}, ${its.size} Widgets`);
+    const rate = await writeRate(client, rawObjects);
+    progress(
+      `${scenario}: ${victim.name}, ${its.size} Widgets; raw rate just before ${rate.toFixed(0)} writes/s`,
+    );
+    const expiry = leaseExpiry(victim.name);
+    const cpu = controlPlaneCpu();
     const at = await victim.signal(signal);
+    timeline.begin(victim.name, at);
     shards.delete(victim.name);
     const took = await converge(at, its);
+    const writes = 3 * its.size;
+    progress(
+      `${scenario}: ${timeline.end(at + took)}; control plane CPU ${(controlPlaneCpu() - cpu).toFixed(1)} s for at least ${writes} writes`,
+    );
     await victim.stop();
     row(
       `${signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'} of ${leader ? 'the leader' : 'a non-leader'} shard`,
       its.size,
       took,
       signal === 'SIGKILL' ? at + took - expiry : undefined,
+      rate,
       failures.length - before,
     );
     // Back, and settled, for the next hand-over.
@@ -164,10 +167,10 @@ const [load1] = loadavg();
 process.stdout.write(
   [
     `Widgets: ${WIDGETS}, each owning a Deployment and a Service; lease ${LEASE_MS / 1000} s; runtime: ${values.runtime ?? 'this checkout'}`,
-    `raw write rate (label patches, 8 at a time, no operator): ${rawRate.toFixed(0)} writes/s`,
+    `raw write rate at the start (label patches of the Widgets, ${RAW_WIDTH} at a time, no operator): ${rawRate.toFixed(0)} writes/s`,
     '',
-    '| hand-over | Widgets moved | time to the last move | after Lease expiry | floor at the raw rate (3 writes each) | failed reconciles |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| hand-over | Widgets moved | time to the last move | after Lease expiry | floor at the start’s raw rate (3 writes each) | raw rate just before (WebApp, Deployment, Service) | floor at it | failed reconciles |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `load average (1 min) at the end: ${load1?.toFixed(2) ?? '?'}`,
@@ -181,12 +184,49 @@ function progress(what: string): void {
   process.stderr.write(`${new Date().toISOString()} ${what}\n`);
 }
 
-function row(what: string, moved: number, ms: number, afterExpiry: number | undefined, failed: number): void {
-  const floor = ((moved * 3) / rawRate) * 1000;
+function row(
+  what: string,
+  moved: number,
+  ms: number,
+  afterExpiry: number | undefined,
+  rate: number,
+  failed: number,
+): void {
   const s = (n: number): string => `${(n / 1000).toFixed(1)} s`;
+  const floor = (writesPerSecond: number): string => s(((moved * 3) / writesPerSecond) * 1000);
   rows.push(
-    `| ${what} | ${moved} | ${s(ms)} | ${afterExpiry === undefined ? '' : s(afterExpiry)} | ${s(floor)} | ${failed} |`,
+    `| ${what} | ${moved} | ${s(ms)} | ${afterExpiry === undefined ? '' : s(afterExpiry)} | ${floor(rawRate)} | ${rate.toFixed(0)} writes/s | ${floor(rate)} | ${failed} |`,
   );
+}
+
+/** A Widget of `namespace` named `name`. */
+function widget(namespace: string, name: string): Widget {
+  return {
+    apiVersion: WidgetKind.apiVersion,
+    kind: WidgetKind.kind,
+    metadata: { name, namespace },
+    spec: { size: 1 },
+  };
+}
+
+/** The raw namespace's WebApps, each with its Deployment and Service, as a shard makes them. */
+async function createRawWebApps(): Promise<KubeObject[]> {
+  const made: KubeObject[] = [];
+  await inParallel(RAW_WEBAPPS, 32, async (i) => {
+    const name = `raw-${i}`;
+    const metadata = { name, namespace: RAW_NAMESPACE };
+    made.push(
+      await client.create(widget(RAW_NAMESPACE, name)),
+      await client.create({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata,
+        spec: deploymentSpecOf(name),
+      }),
+      await client.create({ apiVersion: 'v1', kind: 'Service', metadata, spec: serviceSpecOf(name) }),
+    );
+  });
+  return made;
 }
 
 /**
@@ -212,25 +252,14 @@ function assignments(): Map<string, string | undefined> {
   );
 }
 
-/**
- * Polls until every Widget (of `only`) is on a running shard and reconciled there after `since`,
- * every one on its `home` shard when given, and every running shard holds some; the time it took.
- */
+/** Polls until the ring has converged (see {@link converged}); the time it took since `since`. */
 async function converge(
   since: number,
   only?: ReadonlySet<string>,
   home?: (widget: string) => string | undefined,
 ): Promise<number> {
   for (;;) {
-    const assigned = assignments();
-    const done = [...assigned].every(([name, shard]) => {
-      if (home && shard !== home(name)) return false;
-      if (only && !only.has(name)) return true;
-      const at = shard === undefined ? undefined : shards.get(shard)?.reconciled.get(name);
-      return at !== undefined && at >= since;
-    });
-    const held = new Set(assigned.values());
-    if (done && [...shards.keys()].every((s) => held.has(s))) return Date.now() - since;
+    if (converged(assignments(), shards, since, only, home)) return Date.now() - since;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -250,14 +279,19 @@ function leaseExpiry(shard: string): number {
   return renewed + (spec?.leaseDurationSeconds ?? LEASE_MS / 1000) * 1000;
 }
 
-/** Label patches of every Widget, 8 at a time, with no operator running: writes per second. */
-async function writeRate(c: Client): Promise<number> {
-  const all = [...widgets.store.values()];
+/** CPU seconds etcd and the API server have used so far. */
+function controlPlaneCpu(): number {
+  return env.pids.slice(0, 2).reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+}
+
+/** Label patches of `objects`, 8 at a time, each with a label value of its own: writes per second. */
+async function writeRate(c: Client, objects: readonly KubeObject[]): Promise<number> {
   const began = Date.now();
-  await inParallel(all.length, 8, (i) =>
-    c.patch(all[i] ?? {}, mergePatch({ metadata: { labels: { 'bench/touched': 'yes' } } })),
+  const value = String(began);
+  await inParallel(objects.length, RAW_WIDTH, (i) =>
+    c.patch(objects[i] ?? {}, mergePatch({ metadata: { labels: { 'bench/touched': value } } })),
   );
-  return all.length / ((Date.now() - began) / 1000);
+  return objects.length / ((Date.now() - began) / 1000);
 }
 
 async function inParallel(

@@ -5,10 +5,8 @@
 // takes (the heap after sync less that of the same program on an empty ring); per ring: time to
 // converge, and hand-over times of a shard killed -9 and one sent SIGTERM.
 // Run: node bench/sharding/run.ts [--widgets 3000] [--concurrent-moves 8] [--only labels|server]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { startEnvironment } from '../../src/envtest/index.ts';
 import { SharedInformer } from '../../src/runtime/cache/informer.ts';
@@ -18,6 +16,7 @@ import { silentLogger } from '../../src/runtime/log/logger.ts';
 import { leadingShard } from '../../src/runtime/sharding/leading-shard.ts';
 import { shardLabel } from '../../src/runtime/sharding/shard-labels.ts';
 import { WidgetKind, widgetsCrd } from '../../test/integration/controller/support.ts';
+import { converged, ShardProcess } from './shard-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,17 +46,9 @@ interface Figures {
   readonly cpuSeconds: number;
 }
 
-/** A replica process and what it printed. */
+/** A replica process, its reconciles, and the figures it prints when asked. */
 class Replica {
-  readonly name: string;
-  readonly #child: ChildProcess;
-  readonly #exit: Promise<void>;
-  /** Set once the process exited, signalled or not. */
-  exited = false;
-  /** Wall time of each Widget's last reconcile here. */
-  readonly reconciled = new Map<string, number>();
-  /** Wall time of the last reconcile here. */
-  lastReconcileAt = 0;
+  readonly process: ShardProcess;
   readonly synced: Promise<void>;
   #figures: ((f: Figures) => void) | undefined;
   #count: ((cached: number) => void) | undefined;
@@ -69,8 +60,10 @@ class Replica {
     kubeconfig: string,
     namespace = NAMESPACE,
   ) {
-    this.name = name;
-    this.#child = spawn(process.execPath, ['--expose-gc', join(import.meta.dirname, 'replica.ts')], {
+    let onSynced: () => void = () => undefined;
+    this.synced = new Promise((resolve) => (onSynced = resolve));
+    this.process = new ShardProcess(name, {
+      args: ['--expose-gc', join(import.meta.dirname, 'replica.ts')],
       env: {
         ...process.env,
         KUBECONFIG: kubeconfig,
@@ -80,54 +73,32 @@ class Replica {
         ...(ring ? { RING: ring } : {}),
         ...(CONCURRENT_MOVES ? { CONCURRENT_MOVES } : {}),
       },
-      stdio: ['pipe', 'pipe', 'inherit'],
+      stdin: true,
+      onLine: (line) => {
+        if (line.startsWith('S ')) this.#figures?.(JSON.parse(line.slice(2)) as Figures);
+        if (line.startsWith('C ')) this.#count?.(Number(line.slice(2)));
+        if (line === 'Y') onSynced();
+      },
     });
-    this.#exit = new Promise((resolve) =>
-      this.#child.once('exit', () => {
-        this.exited = true;
-        resolve();
-      }),
-    );
-    const out = this.#child.stdout;
-    if (!out) throw new Error('the replica has no stdout');
-    let onSynced: () => void = () => undefined;
-    this.synced = new Promise((resolve) => (onSynced = resolve));
-    createInterface({ input: out }).on('line', (line) => {
-      if (line.startsWith('R ')) {
-        this.lastReconcileAt = Date.now();
-        this.reconciled.set(line.slice(2), this.lastReconcileAt);
-      }
-      if (line.startsWith('S ')) this.#figures?.(JSON.parse(line.slice(2)) as Figures);
-      if (line.startsWith('C ')) this.#count?.(Number(line.slice(2)));
-      if (line === 'Y') onSynced();
-    });
+  }
+
+  get name(): string {
+    return this.process.name;
   }
 
   /** The Widgets its cache holds now. */
   cached(): Promise<number> {
     return new Promise((resolve) => {
       this.#count = resolve;
-      this.#child.stdin?.write('count\n');
+      this.process.tell('count');
     });
   }
 
   figures(): Promise<Figures> {
     return new Promise((resolve) => {
       this.#figures = resolve;
-      this.#child.stdin?.write('stats\n');
+      this.process.tell('stats');
     });
-  }
-
-  async signal(signal: 'SIGKILL' | 'SIGTERM'): Promise<number> {
-    const at = Date.now();
-    this.#child.kill(signal);
-    if (signal === 'SIGKILL') await this.#exit;
-    return at;
-  }
-
-  async stop(): Promise<void> {
-    if (this.#child.exitCode === null) this.#child.kill('SIGKILL');
-    await this.#exit;
   }
 }
 
@@ -151,18 +122,11 @@ async function converge(
   since: number,
   only?: ReadonlySet<string>,
 ): Promise<number> {
-  const byName = new Map(replicas.map((r) => [r.name, r]));
+  const byName = new Map(replicas.map((r) => [r.name, r.process]));
   for (;;) {
-    const dead = replicas.find((r) => r.exited);
+    const dead = replicas.find((r) => r.process.exited);
     if (dead) throw new Error(`replica ${dead.name} exited before the ring converged (its stderr is above)`);
-    const assigned = assignments(ring);
-    const done = [...assigned].every(([name, shard]) => {
-      if (only && !only.has(name)) return true;
-      const at = shard === undefined ? undefined : byName.get(shard)?.reconciled.get(name);
-      return at !== undefined && at >= since;
-    });
-    const held = new Set(assigned.values());
-    if (done && replicas.every((r) => held.has(r.name))) return Date.now() - since;
+    if (converged(assignments(ring), byName, since, only)) return Date.now() - since;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -177,12 +141,14 @@ const SETTLED_MS = 3000;
  */
 async function convergeServer(replicas: readonly Replica[], since: number): Promise<number> {
   for (;;) {
-    const dead = replicas.find((r) => r.exited);
+    const dead = replicas.find((r) => r.process.exited);
     if (dead) throw new Error(`replica ${dead.name} exited before the ring converged (its stderr is above)`);
     const counts = await Promise.all(replicas.map((r) => r.cached()));
-    const last = Math.max(...replicas.map((r) => r.lastReconcileAt));
+    const last = Math.max(...replicas.map((r) => r.process.lastReconcileAt));
     const reconciled = new Set(
-      replicas.flatMap((r) => [...r.reconciled].filter(([, at]) => at >= since).map(([name]) => name)),
+      replicas.flatMap((r) =>
+        [...r.process.reconciled].filter(([, at]) => at >= since).map(([name]) => name),
+      ),
     );
     if (
       counts.every((c) => c > 0) &&
@@ -200,7 +166,7 @@ function lastReconcilers(replicas: readonly Replica[]): Map<string, string> {
   const at = new Map<string, number>();
   const by = new Map<string, string>();
   for (const r of replicas)
-    for (const [name, when] of r.reconciled)
+    for (const [name, when] of r.process.reconciled)
       if (when >= (at.get(name) ?? 0)) {
         at.set(name, when);
         by.set(name, r.name);
@@ -215,7 +181,7 @@ async function reconciledElsewhere(
   since: number,
 ): Promise<number> {
   for (;;) {
-    const done = [...its].every((name) => rest.some((r) => (r.reconciled.get(name) ?? 0) >= since));
+    const done = [...its].every((name) => rest.some((r) => (r.process.reconciled.get(name) ?? 0) >= since));
     if (done) return Date.now() - since;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -234,12 +200,12 @@ async function handOver(
       ? assignments(ring)
       : (lastReconcilers(replicas) as Map<string, string | undefined>);
   const its = new Set([...owners].filter(([, shard]) => shard === victim.name).map(([name]) => name));
-  const at = await victim.signal(signal);
+  const at = await victim.process.signal(signal);
   const rest = replicas.filter((r) => r !== victim);
   const took =
     selection === 'labels' ? await converge(ring, rest, at, its) : await reconciledElsewhere(rest, its, at);
   replicas.splice(replicas.indexOf(victim), 1);
-  await victim.stop();
+  await victim.process.stop();
   return took;
 }
 
@@ -259,7 +225,7 @@ async function emptyRingHeap(
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     return (await replica.figures()).cacheHeapBytes;
   } finally {
-    await replica.stop();
+    await replica.process.stop();
   }
 }
 
@@ -344,7 +310,7 @@ try {
       );
     }
     process.stderr.write(`${label}: converged in ${convergence} ms, load ${load}\n`);
-    await Promise.all(replicas.map((r) => r.stop()));
+    await Promise.all(replicas.map((r) => r.process.stop()));
   }
 } finally {
   harness.abort();
