@@ -42,7 +42,7 @@ export class LeaderElector {
   #reportedLeader = '';
   /** When the last successful acquire or renewal was sent, on the monotonic clock. */
   #renewedAt = 0;
-  #tookOverFrom: string | undefined;
+  #tookOverFrom: LeaderElectionRecord | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#options = resolveLeaderElectionOptions(options);
@@ -60,11 +60,12 @@ export class LeaderElector {
   }
 
   /**
-   * The holder this candidate took the lease from when it last acquired it: one that had not
-   * renewed it for a lease duration on this candidate's clock, so has stopped leading. Undefined
-   * when the lease was free, released, or new.
+   * The record this candidate took the lease from when it last acquired it: its holder had not
+   * renewed it for a lease duration on this candidate's clock, so has stopped leading; its renew
+   * time is that holder's last renewal, on the holder's clock. Undefined when the lease was free,
+   * released, or new.
    */
-  get tookOverFrom(): string | undefined {
+  get tookOverFrom(): LeaderElectionRecord | undefined {
     return this.#tookOverFrom;
   }
 
@@ -224,7 +225,7 @@ export class LeaderElector {
       leaderTransitions: renewing ? held.leaderTransitions : held.leaderTransitions + 1,
     };
     this.#observe((await lock.update(record, current.resourceVersion, signal)).record);
-    if (!renewing) this.#tookOverFrom = held.holderIdentity === '' ? undefined : held.holderIdentity;
+    if (!renewing) this.#tookOverFrom = held.holderIdentity === '' ? undefined : held;
     return true;
   }
 

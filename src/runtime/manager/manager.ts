@@ -57,6 +57,7 @@ import {
 } from '../sharding/shard-labels.ts';
 import { shardingMetrics } from '../sharding/sharding-metrics.ts';
 import type { RingKind } from '../sharding/ring-kind.ts';
+import type { ExpiredProcess } from '../sharding/ring-membership.ts';
 import { controllerOf } from '../sharding/ring-key.ts';
 import { currentShardedReconcile } from '../sharding/sharded-reconcile-scope.ts';
 import type { ShardedKinds } from '../builder/controller-builder.ts';
@@ -699,9 +700,9 @@ export class Manager {
           // Stopped with the controllers, failed or not, and waited for: the leader Lease is
           // released only once none of its writes is in flight.
           const sharderStop = new AbortController();
-          const sharding = this.#sharder(elector.tookOverFrom)?.run(
-            AbortSignal.any([leading, sharderStop.signal]),
-          );
+          const from = elector.tookOverFrom;
+          const expired = from && { identity: from.holderIdentity, renewTime: from.renewTime };
+          const sharding = this.#sharder(expired)?.run(AbortSignal.any([leading, sharderStop.signal]));
           try {
             await this.#runControllers(leading, aborted);
           } finally {
@@ -725,7 +726,7 @@ export class Manager {
    * The sharder of the ring, for the leader to run; undefined without sharding. `expiredProcess`:
    * the process whose expired leader Lease this one took (see RingMembershipOptions).
    */
-  #sharder(expiredProcess: string | undefined): Sharder | undefined {
+  #sharder(expiredProcess: ExpiredProcess | undefined): Sharder | undefined {
     const sharding = this.#options.sharding;
     if (!sharding?.sharder) return undefined;
     return new Sharder({

@@ -26,11 +26,20 @@ export interface RingMembershipOptions {
   readonly metrics: ShardingMetrics;
   /**
    * The process whose leader Lease this sharder's process took over once it had not been renewed
-   * for a lease duration on this process's clock (undefined: none, or released). That process gave
-   * up leading and so stopped its shard's reconciles (a process losing either Lease stops both):
-   * its shard's Lease, marked with it, is declared dead without watching it another lease duration.
+   * for a lease duration on this process's clock (undefined: none, or released). Its shard's Lease,
+   * marked with it and not renewed since its leader Lease, is declared dead without watching it
+   * another lease duration.
    */
-  readonly expiredProcess?: string;
+  readonly expiredProcess?: ExpiredProcess;
+  /** The shards' retry period (ms): how much later than its leader Lease a process renews its shard's. */
+  readonly retryPeriod: number;
+}
+
+/** A process whose leader Lease expired: its identity, and its last renewal as it wrote it. */
+export interface ExpiredProcess {
+  readonly identity: string;
+  /** The leader Lease's last renewTime (ms since the epoch), on that process's clock. */
+  readonly renewTime: number;
 }
 
 /**
@@ -318,14 +327,23 @@ export class RingMembership {
     return now - seen.at >= seen.duration;
   }
 
-  /** Whether the shard's process (the Lease's mark) is the one whose leader Lease expired here. */
+  /**
+   * Whether the shard's Lease was last renewed by the process whose leader Lease expired here, no
+   * later than its leader Lease: it renews both every retry period, so a shard Lease renewed more
+   * than one after its last leader renewal was renewed since it stopped leading, by another writer
+   * that kept its mark, or by the process itself still draining its shard. Both times are written
+   * on that process's clock: the comparison needs no agreement between clocks.
+   */
   #heldByExpiredProcess(lease: Json<V1Lease>): boolean {
     const process = this.#o.expiredProcess;
-    return (
-      process !== undefined &&
-      lease.spec?.holderIdentity === lease.metadata?.name &&
-      lease.metadata?.annotations?.[HOLDER_PROCESS_ANNOTATION] === process
-    );
+    if (
+      process === undefined ||
+      lease.spec?.holderIdentity !== lease.metadata?.name ||
+      lease.metadata?.annotations?.[HOLDER_PROCESS_ANNOTATION] !== process.identity
+    )
+      return false;
+    const renewed = Date.parse(lease.spec?.renewTime ?? '');
+    return renewed <= process.renewTime + this.#o.retryPeriod;
   }
 
   /**

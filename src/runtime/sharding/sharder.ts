@@ -20,7 +20,7 @@ import { Workqueue } from '../workqueue/workqueue.ts';
 import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
-import { RingMembership, type MoveAway } from './ring-membership.ts';
+import { RingMembership, type ExpiredProcess, type MoveAway } from './ring-membership.ts';
 import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
@@ -45,7 +45,7 @@ export interface SharderOptions {
   readonly logger: Logger;
   readonly registry: Registry;
   /** See RingMembershipOptions.expiredProcess. */
-  readonly expiredProcess?: string;
+  readonly expiredProcess?: ExpiredProcess;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -169,6 +169,7 @@ export class Sharder {
       clock: this.#o.clock,
       logger,
       metrics: this.#metrics,
+      retryPeriod: this.#o.retryPeriod,
       ...(this.#o.expiredProcess === undefined ? {} : { expiredProcess: this.#o.expiredProcess }),
     });
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));

@@ -18,9 +18,8 @@ import { WidgetKind } from '../controller/support.ts';
 import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'expired-leader';
-const RING = 'leader';
-const SHARD = shardLabel(RING);
 const LEASE_DURATION = 15_000;
+const RETRY_PERIOD = 2000;
 
 describe("a new leader's sharder", () => {
   let env: Environment;
@@ -33,76 +32,132 @@ describe("a new leader's sharder", () => {
     await env.stop();
   });
 
-  /** Shard `name`'s Lease, renewed now by process `process` for a lease duration. */
-  async function shardLease(clock: FakeClock, name: string, process: string): Promise<void> {
-    const now = new MicroTimeDate(clock.now());
+  /** Shard `name`'s Lease of `ring`, renewed at `renewTime` by process `process` for a lease duration. */
+  async function shardLease(
+    ring: string,
+    name: string,
+    process: string,
+    renewTime: number,
+    duration = LEASE_DURATION,
+  ): Promise<void> {
+    const now = new MicroTimeDate(renewTime);
     await client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
         name,
         namespace: NAMESPACE,
-        labels: { [RING_LABEL]: RING },
+        labels: { [RING_LABEL]: ring },
         annotations: { [HOLDER_PROCESS_ANNOTATION]: process },
       },
       spec: {
         holderIdentity: name,
-        leaseDurationSeconds: LEASE_DURATION / 1000,
+        leaseDurationSeconds: duration / 1000,
         acquireTime: now,
         renewTime: now,
       },
     });
   }
 
-  async function shardOf(name: string): Promise<string | undefined> {
+  async function shardOf(ring: string, name: string): Promise<string | undefined> {
     const widget = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name });
-    return widget?.metadata?.labels?.[SHARD];
+    return widget?.metadata?.labels?.[shardLabel(ring)];
   }
 
-  it("moves the objects of the previous leader's shard at once, and no other shard's", async () => {
-    // The clock stands still: a shard whose Lease must be watched for a lease duration stays.
-    const clock = new FakeClock(Date.now());
-    await shardLease(clock, 'old-leader', 'host_process-1');
-    await shardLease(clock, 'quiet', 'host_process-2');
-    await shardLease(clock, 'live', 'host_process-3');
-    for (const [name, shard] of [
-      ['from-leader', 'old-leader'],
-      ['from-quiet', 'quiet'],
-    ] as const)
-      await client.create({
-        apiVersion: WidgetKind.apiVersion,
-        kind: WidgetKind.kind,
-        metadata: { name, namespace: NAMESPACE, labels: { [SHARD]: shard } },
-        spec: { size: 1 },
-      });
+  async function widgetOn(ring: string, name: string, shard: string): Promise<void> {
+    await client.create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      metadata: { name, namespace: NAMESPACE, labels: { [shardLabel(ring)]: shard } },
+      spec: { size: 1 },
+    });
+  }
+
+  /** The sharder of `ring` on `clock`, its process having taken the leader Lease from `expired`. */
+  function sharderOf(
+    ring: string,
+    clock: FakeClock,
+    expired: { identity: string; renewTime: number },
+  ): Sharder {
     const transport = transportFor(env.kubeConfig);
-    const sharder = new Sharder({
-      ring: RING,
+    return new Sharder({
+      ring,
       kinds: [{ kind: WidgetKind, controlled: [] }],
       leaseNamespace: NAMESPACE,
       namespace: NAMESPACE,
       client: newClient({ transport }),
       transport,
-      retryPeriod: 2000,
+      retryPeriod: RETRY_PERIOD,
       leaseDuration: LEASE_DURATION,
       resyncPeriod: 600_000,
       concurrentMoves: 1,
       clock,
       logger: silentLogger,
       registry: new Registry(),
-      // This process took the leader Lease from process-1 once it expired on this clock.
-      expiredProcess: 'host_process-1',
+      expiredProcess: expired,
     });
+  }
+
+  it("moves the objects of the previous leader's shard at once, and no other shard's", async () => {
+    const ring = 'leader';
+    // The clock stands still: a shard whose Lease must be watched for a lease duration stays.
+    const clock = new FakeClock(Date.now());
+    await shardLease(ring, 'old-leader', 'host_process-1', clock.now());
+    await shardLease(ring, 'quiet', 'host_process-2', clock.now());
+    await shardLease(ring, 'live', 'host_process-3', clock.now());
+    await widgetOn(ring, 'from-leader', 'old-leader');
+    await widgetOn(ring, 'from-quiet', 'quiet');
+    // This process took the leader Lease from process-1 once it expired on this clock; process-1
+    // renewed it last as it renewed its shard's Lease.
+    const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: clock.now() });
     const stop = new AbortController();
     const running = sharder.run(stop.signal);
     try {
       await eventuallyTrue(
-        async () => (await shardOf('from-leader')) !== 'old-leader',
+        async () => (await shardOf(ring, 'from-leader')) !== 'old-leader',
         "the previous leader's Widget moved, the clock standing still",
         20_000,
       );
-      assert.notEqual(await shardOf('from-leader'), undefined);
-      assert.equal(await shardOf('from-quiet'), 'quiet', 'a shard not seen expire here keeps its Widget');
+      assert.notEqual(await shardOf(ring, 'from-leader'), undefined);
+      assert.equal(
+        await shardOf(ring, 'from-quiet'),
+        'quiet',
+        'a shard not seen expire here keeps its Widget',
+      );
+    } finally {
+      stop.abort();
+      await running;
+    }
+  });
+
+  it("watches the previous leader's shard for a lease duration when its Lease was renewed after its leader Lease", async () => {
+    const ring = 'renewed-after';
+    const clock = new FakeClock(Date.now());
+    // Renewed two retry periods after process-1's last leader renewal: by a writer that kept its
+    // mark, or by process-1 itself, still draining its shard after it stopped leading.
+    const leaderRenewed = clock.now() - 2 * RETRY_PERIOD;
+    await shardLease(ring, 'drained-later', 'host_process-1', clock.now());
+    // A shard to move to, live for as long as the test runs.
+    await shardLease(ring, 'stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
+    await widgetOn(ring, 'from-drained-later', 'drained-later');
+    const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
+    const stop = new AbortController();
+    const running = sharder.run(stop.signal);
+    try {
+      // Checks of the standing clock, a retry period apart, find the shard live every time.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.equal(
+        await shardOf(ring, 'from-drained-later'),
+        'drained-later',
+        'moved while its Lease was new',
+      );
+      // Unrenewed for a lease duration on the sharder's clock: dead, and its Widget moves.
+      clock.advance(LEASE_DURATION);
+      await eventuallyTrue(
+        async () => (await shardOf(ring, 'from-drained-later')) !== 'drained-later',
+        'the Widget moved once the Lease went unrenewed for a lease duration',
+        20_000,
+      );
     } finally {
       stop.abort();
       await running;

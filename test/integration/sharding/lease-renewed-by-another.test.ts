@@ -5,12 +5,13 @@ import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { isConflict } from '../../../src/runtime/client/api-error.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
+import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HOLDER_PROCESS_ANNOTATION, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { createWidgets } from './in-process-ring.ts';
 import { startRingEnvironment } from './ring-environment.ts';
-import { ShardProcesses } from './shards.ts';
+import { overlaps, ShardProcesses } from './shards.ts';
 
 const NAMESPACE = 'renewed-by-another';
 const WIDGETS = 40;
@@ -71,6 +72,11 @@ describe('a shard Lease renewed by another writer that keeps the Lease as it rea
     await env.stop();
   });
 
+  async function touchAll(round: number): Promise<void> {
+    for (const widget of await client.direct().listAll(WidgetKind, { namespace: NAMESPACE }))
+      await client.patch(widget, mergePatch({ spec: { size: round } }));
+  }
+
   /** Whether process `name` reconciled every Widget after `since` (index into the intervals). */
   function reconciledAllSince(name: string, since: number): boolean {
     const done = new Set(
@@ -79,7 +85,7 @@ describe('a shard Lease renewed by another writer that keeps the Lease as it rea
     return done.size === WIDGETS;
   }
 
-  it('stops the process whose mark it carries', async () => {
+  it('stops the process whose mark it carries, and keeps the next one out until it expires', async () => {
     shards.start('first', { shardName: 'twin' });
     await eventuallyTrue(async () => {
       const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
@@ -94,7 +100,7 @@ describe('a shard Lease renewed by another writer that keeps the Lease as it rea
       await eventuallyTrue(() => foreign.renewals > 0, 'the other writer to renew the Lease');
       // The first process sees a renewal it did not write at its next one (a second).
       await eventuallyTrue(
-        () => shards.exited('first'),
+        () => shards.exitedAt('first') !== undefined,
         `the first process to stop running shard twin; its stderr:\n${shards.stderr('first')}`,
         10_000,
       );
@@ -105,8 +111,44 @@ describe('a shard Lease renewed by another writer that keeps the Lease as it rea
       );
       assert.match(log, /this one stops running the shard/);
       assert.match(log, /Give each process its own shard name \(--shard-name, SHARD_NAME/);
+
+      // A process of that name started now waits, though it leads (the first's leader Lease
+      // expired) and the Lease still carries the mark of the first, which is gone.
+      shards.start('second', { shardName: 'twin' });
+      const firstProcess = lease.metadata.annotations[HOLDER_PROCESS_ANNOTATION];
+      await eventuallyTrue(
+        async () => {
+          const leader = await client
+            .direct()
+            .get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
+          return (leader?.spec?.holderIdentity ?? firstProcess) !== firstProcess;
+        },
+        'the second process to take the leader Lease',
+        30_000,
+      );
+      assert.match(
+        shards.stderr('second'),
+        /shard twin's Lease renewed-by-another\/twin is held by another process/,
+      );
+      await touchAll(2);
+      // Two lease durations (8 s): long enough for the Lease to be taken, were it not renewed.
+      await new Promise((resolve) => setTimeout(resolve, 16_000));
+      assert.deepEqual(
+        shards.intervals.filter((i) => i.shard === 'second').map((i) => i.name),
+        [],
+        'the second process reconciled while the other writer renewed its Lease',
+      );
+      const renewed = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'twin' });
+      assert.equal(renewed?.spec?.holderIdentity, 'twin', 'the sharder took the renewed Lease over');
     } finally {
       await foreign.stop();
     }
+    const since = shards.intervals.length;
+    await touchAll(3);
+    await eventuallyTrue(
+      () => reconciledAllSince('second', since),
+      'the second process to take the Lease once it expired, and reconcile every Widget',
+    );
+    assert.deepEqual(overlaps(shards.intervals), [], 'no Widget reconciled by both processes at once');
   });
 });

@@ -142,6 +142,7 @@ describe("moving a shard's objects away without a drain", () => {
         leases,
         leaseNamespace: NAMESPACE,
         holdDuration: LEASE.leaseDuration,
+        retryPeriod: LEASE.retryPeriod,
         client,
         clock: systemClock,
         logger: silentLogger,

@@ -24,6 +24,8 @@ export interface Interval {
 export interface StartOptions {
   readonly shardName?: string;
   readonly script?: string;
+  /** More environment variables for the script. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Shard processes of the test ring, and every reconcile they reported. */
@@ -35,6 +37,8 @@ export class ShardProcesses {
   readonly #children = new Map<string, ChildProcess>();
   readonly #metrics = new Map<string, string>();
   readonly #exits = new Map<string, Promise<number | null>>();
+  /** When each process that exited did, on the wall clock (ms). */
+  readonly #exitedAt = new Map<string, number>();
   readonly #output = new Map<string, string[]>();
   readonly #kubeconfigPath: string;
   readonly #namespace: string;
@@ -49,16 +53,32 @@ export class ShardProcesses {
    * the shard of that name, or of `shardName` (two processes given one shard name). Its reconciles
    * are reported under `name`.
    */
-  start(name: string, { shardName = name, script = 'shard.ts' }: StartOptions = {}): void {
+  start(name: string, { shardName = name, script = 'shard.ts', env = {} }: StartOptions = {}): void {
     const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', script)], {
-      env: { ...process.env, KUBECONFIG: this.#kubeconfigPath, SHARD: shardName, NAMESPACE: this.#namespace },
+      env: {
+        ...process.env,
+        ...env,
+        KUBECONFIG: this.#kubeconfigPath,
+        SHARD: shardName,
+        NAMESPACE: this.#namespace,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.#children.set(name, child);
     this.#output.set(name, []);
     // 'close', not 'exit': the exit may come before the last lines of its stdout are read, and a
     // begin read after kill() closed the shard's open reconciles would stay open for ever.
-    this.#exits.set(name, new Promise((resolve) => child.once('close', (code) => resolve(code))));
+    this.#exits.set(
+      name,
+      new Promise((resolve) =>
+        child.once('close', (code) => {
+          this.#exitedAt.set(name, Date.now());
+          // Its reconciles in flight ended with it.
+          this.#endOpen(name, sharedNow());
+          resolve(code);
+        }),
+      ),
+    );
     createInterface({ input: child.stdout }).on('line', (line) => this.#read(name, line));
     createInterface({ input: child.stderr }).on('line', (line) => this.#output.get(name)?.push(line));
   }
@@ -74,12 +94,16 @@ export class ShardProcesses {
     this.#children.get(name)?.kill('SIGKILL');
     await this.#exits.get(name);
     const at = sharedNow();
+    this.#endOpen(name, at);
+    return at;
+  }
+
+  #endOpen(name: string, at: number): void {
     for (const [key, interval] of this.#open) {
       if (interval.shard !== name) continue;
       interval.end = at;
       this.#open.delete(key);
     }
-    return at;
   }
 
   /** Kills every shard still running. */
@@ -88,10 +112,9 @@ export class ShardProcesses {
     await Promise.all(this.#exits.values());
   }
 
-  /** Whether process `name` has exited, on its own or killed. */
-  exited(name: string): boolean {
-    const child = this.#children.get(name);
-    return child !== undefined && (child.exitCode !== null || child.signalCode !== null);
+  /** When process `name` exited, on its own or killed (wall clock, ms); undefined while it runs. */
+  exitedAt(name: string): number | undefined {
+    return this.#exitedAt.get(name);
   }
 
   /** The /metrics URL shard `name` announced, once it did. */
