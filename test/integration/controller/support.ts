@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
+import type { Condition } from '../../../src/runtime/api/types.ts';
 import { Registry } from 'prom-client';
 import { newClient } from '../../../src/runtime/client/client.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
@@ -13,7 +14,12 @@ export const widgetsCrd = join(import.meta.dirname, 'testdata', 'widgets.yaml');
 
 export interface Widget extends KubeObject {
   spec?: { size?: number; mode?: string };
-  status?: { reconciles?: number; observedGeneration?: number; lastSeen?: Date | string };
+  status?: {
+    reconciles?: number;
+    observedGeneration?: number;
+    lastSeen?: Date | string;
+    conditions?: Condition[];
+  };
 }
 
 export const WidgetKind = defineKind<Widget>({

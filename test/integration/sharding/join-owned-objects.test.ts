@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
+import { SharedInformer } from '../../../src/runtime/cache/informer.ts';
 import { ConfigMapKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { findStatusCondition } from '../../../src/runtime/conditions/conditions.ts';
+import { silentLogger } from '../../../src/runtime/log/logger.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { drainLabel, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { WidgetKind } from '../controller/support.ts';
-import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
-import { overlaps, ShardProcesses } from './shards.ts';
+import { WidgetKind, type Widget } from '../controller/support.ts';
+import { processRing } from './process-ring.ts';
+import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'join-owned';
 /** A third of them move to the shard that joins: enough hand-overs that a race shows. */
@@ -28,26 +29,15 @@ const EventKind = defineKind<{ apiVersion?: string; kind?: string; reason?: stri
 });
 
 describe('a shard joining a ring whose objects own others', () => {
-  let env: Environment;
-  let client: Client;
-  let shards: ShardProcesses;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-  });
-  after(async () => {
-    await shards.stopAll();
-    await env.stop();
-  });
+  const ring = processRing(NAMESPACE, WIDGETS);
 
   /**
    * Every Widget on its shard of the ring of `live`, reconciled there, and its ConfigMap and Secret
    * made and labelled with the same shard.
    */
   async function convergedOn(live: readonly string[]): Promise<void> {
-    const ring = new HashRing(live);
+    const hashRing = new HashRing(live);
+    const { client, shards } = ring;
     await eventuallyTrue(
       async () => {
         const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
@@ -64,7 +54,7 @@ describe('a shard joining a ring whose objects own others', () => {
         return widgets.every((w) => {
           const name = w.metadata?.name ?? '';
           const labels = w.metadata?.labels ?? {};
-          const home = ring.shardFor(ringKeyOf(WidgetKind, w));
+          const home = hashRing.shardFor(ringKeyOf(WidgetKind, w));
           const kids = childShards.get(name) ?? [];
           return (
             labels[DRAIN] === undefined &&
@@ -81,25 +71,48 @@ describe('a shard joining a ring whose objects own others', () => {
     );
   }
 
-  it('hands each moving Widget over with its children: no reconcile fails, no ReconcileFailed event', async () => {
-    shards.start('shard-a', { script: SCRIPT });
-    shards.start('shard-b', { script: SCRIPT });
-    await convergedOn(['shard-a', 'shard-b']);
-    assert.deepEqual(shards.failures, [], 'no reconcile failed before the join');
+  it('hands each moving Widget over with its children: no failed reconcile, event, Degraded=True or ERROR log', async () => {
+    const { client, env, shards } = ring;
+    // Every state of every Widget, as a user watching them would see it.
+    const degraded = new Set<string>();
+    const watching = new AbortController();
+    const widgets = new SharedInformer<Widget>({
+      kind: WidgetKind,
+      transport: transportFor(env.kubeConfig),
+      namespaces: [NAMESPACE],
+      logger: silentLogger,
+    });
+    const note = (w: Widget): void => {
+      const condition = findStatusCondition(w.status?.conditions ?? [], 'Degraded');
+      if (condition?.status === 'True') degraded.add(`${w.metadata?.name ?? ''}: ${condition.message ?? ''}`);
+    };
+    widgets.addEventHandler({ onAdd: note, onUpdate: (_old, w) => note(w) });
+    widgets.start(watching.signal);
+    try {
+      await widgets.waitForSync(watching.signal);
+      shards.start('shard-a', { script: SCRIPT });
+      shards.start('shard-b', { script: SCRIPT });
+      await convergedOn(['shard-a', 'shard-b']);
+      assert.deepEqual(shards.failures, [], 'no reconcile failed before the join');
 
-    shards.start('shard-c', { script: SCRIPT });
-    await convergedOn(['shard-a', 'shard-b', 'shard-c']);
-    // Late events of a failure would still be on their way: give them a moment.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const failed = (await client.direct().listAll(EventKind, { namespace: NAMESPACE })).filter(
-      (e) => e.reason === 'ReconcileFailed',
-    );
-    assert.deepEqual(shards.failures, [], 'reconciles failed during the hand-over');
-    assert.deepEqual(
-      failed.map((e) => e.note),
-      [],
-      'ReconcileFailed events recorded during the hand-over',
-    );
-    assert.deepEqual(overlaps(shards.intervals), [], 'no Widget reconciled by two shards at once');
+      shards.start('shard-c', { script: SCRIPT });
+      await convergedOn(['shard-a', 'shard-b', 'shard-c']);
+      // Late events and status writes of a failure would still be on their way: give them a moment.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const failed = (await client.direct().listAll(EventKind, { namespace: NAMESPACE })).filter(
+        (e) => e.reason === 'ReconcileFailed',
+      );
+      assert.deepEqual(shards.failures, [], 'reconciles failed during the hand-over');
+      assert.deepEqual(
+        failed.map((e) => e.note),
+        [],
+        'ReconcileFailed events recorded during the hand-over',
+      );
+      assert.deepEqual([...degraded], [], 'Widgets seen Degraded=True during the hand-over');
+      assert.deepEqual(shards.errorLogs(), [], 'ERROR logs of the shards during the hand-over');
+      assert.deepEqual(overlaps(shards.intervals), [], 'no Widget reconciled by two shards at once');
+    } finally {
+      watching.abort();
+    }
   });
 });

@@ -1,70 +1,57 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
-import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
-import { overlaps, ShardProcesses } from './shards.ts';
+import { processRing } from './process-ring.ts';
+import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'same-name';
 const WIDGETS = 40;
 const SHARD = shardLabel('widgets');
 
 describe('two shard processes given one shard name', () => {
-  let env: Environment;
-  let client: Client;
-  let shards: ShardProcesses;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-  });
-  after(async () => {
-    await shards.stopAll();
-    await env.stop();
-  });
+  const ring = processRing(NAMESPACE, WIDGETS);
 
   async function names(): Promise<string[]> {
-    const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+    const widgets = await ring.client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
     return widgets.map((w) => w.metadata?.name ?? '');
   }
 
   /** Changes every Widget, so that the shard holding them reconciles each again. */
   async function touchAll(round: number): Promise<void> {
-    for (const widget of await client.direct().listAll(WidgetKind, { namespace: NAMESPACE }))
-      await client.patch(widget, mergePatch({ spec: { size: round } }));
+    for (const widget of await ring.client.direct().listAll(WidgetKind, { namespace: NAMESPACE }))
+      await ring.client.patch(widget, mergePatch({ spec: { size: round } }));
   }
 
   /** Whether process `name` reconciled every Widget after `since` (index into the intervals). */
   function reconciledAllSince(name: string, since: number, all: readonly string[]): boolean {
     const done = new Set(
-      shards.intervals.slice(since).flatMap((i) => (i.shard === name && i.end !== undefined ? [i.name] : [])),
+      ring.shards.intervals
+        .slice(since)
+        .flatMap((i) => (i.shard === name && i.end !== undefined ? [i.name] : [])),
     );
     return all.every((n) => done.has(n));
   }
 
   it('runs one of them: the other waits, says why, and takes over once the first is gone', async () => {
     const all = await names();
-    shards.start('first', { shardName: 'twin' });
+    ring.shards.start('first', { shardName: 'twin' });
     await eventuallyTrue(async () => {
-      const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+      const widgets = await ring.client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
       return (
         widgets.every((w) => w.metadata?.labels?.[SHARD] === 'twin') && reconciledAllSince('first', 0, all)
       );
     }, 'the first process to reconcile every Widget on shard twin');
 
-    shards.start('second', { shardName: 'twin' });
+    ring.shards.start('second', { shardName: 'twin' });
     await eventuallyTrue(
-      () => shards.stderr('second').includes('held by another process'),
-      `the second process to say its shard's Lease is held by another process; its stderr:\n${shards.stderr('second')}`,
+      () => ring.shards.stderr('second').includes('held by another process'),
+      `the second process to say its shard's Lease is held by another process; its stderr:\n${ring.shards.stderr('second')}`,
       30_000,
     );
-    const before = shards.intervals.length;
+    const before = ring.shards.intervals.length;
     await touchAll(2);
     await eventuallyTrue(
       () => reconciledAllSince('first', before, all),
@@ -73,20 +60,20 @@ describe('two shard processes given one shard name', () => {
     // A few more retry periods (1 s) for the second to have run, were it running.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.deepEqual(
-      shards.intervals.filter((i) => i.shard === 'second').map((i) => i.name),
+      ring.shards.intervals.filter((i) => i.shard === 'second').map((i) => i.name),
       [],
       'the second process reconciled nothing while the first held the shard',
     );
-    assert.match(shards.stderr('second'), /two processes were given the shard name \\"twin\\"/);
+    assert.match(ring.shards.stderr('second'), /two processes were given the shard name \\"twin\\"/);
 
-    await shards.kill('first');
-    const afterKill = shards.intervals.length;
+    await ring.shards.kill('first');
+    const afterKill = ring.shards.intervals.length;
     await touchAll(3);
     await eventuallyTrue(
       () => reconciledAllSince('second', afterKill, all),
       'the second process to take the shard over and reconcile every Widget',
       60_000,
     );
-    assert.deepEqual(overlaps(shards.intervals), [], 'no Widget reconciled by both processes at once');
+    assert.deepEqual(overlaps(ring.shards.intervals), [], 'no Widget reconciled by both processes at once');
   });
 });

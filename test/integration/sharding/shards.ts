@@ -127,6 +127,13 @@ export class ShardProcesses {
     return (this.#output.get(name) ?? []).join('\n');
   }
 
+  /** The lines every process logged at ERROR level (JSON on stderr), each after its process's name. */
+  errorLogs(): string[] {
+    return [...this.#output].flatMap(([name, lines]) =>
+      lines.filter((line) => line.includes('"level":"error"')).map((line) => `${name}: ${line}`),
+    );
+  }
+
   /** Whether shard `name` has finished a reconcile of Widget `widget`. */
   reconciled(name: string, widget: string): boolean {
     return this.intervals.some((i) => i.shard === name && i.name === widget && i.end !== undefined);

@@ -1,32 +1,21 @@
 // One shard of the "widgets" ring, run as its own process by join-owned-objects.test.ts. Reconciles
 // the Widgets of NAMESPACE labelled with its shard as the generated project's controller does its
 // WebApps: each Widget owns a ConfigMap and a Secret, made by createOrUpdate from the shard's cache;
-// a failed reconcile records a ReconcileFailed Warning event, as the user would see it. Reports each
-// reconcile's begin and end, and each failure, on stdout.
+// a reconcile sets the Widget's Degraded condition False, and a failed one sets it True and records
+// a ReconcileFailed Warning event, as the user would see them. Reports each reconcile's begin and
+// end, and each failure, on stdout.
+import { isDeepStrictEqual } from 'node:util';
+import { isConflict } from '../../../../src/runtime/client/api-error.ts';
 import { ConfigMapKind, SecretKind } from '../../../../src/runtime/client/kinds.ts';
+import { mergePatch } from '../../../../src/runtime/client/patch.ts';
+import { setCondition } from '../../../../src/runtime/conditions/object-conditions.ts';
 import { createOrUpdate } from '../../../../src/runtime/controllerutil/create-or-update.ts';
-import { createLogger } from '../../../../src/runtime/log/logger.ts';
-import { Manager } from '../../../../src/runtime/manager/manager.ts';
 import { setControllerReference } from '../../../../src/runtime/owner/owner-references.ts';
+import { requeue } from '../../../../src/runtime/reconcile/result.ts';
 import { WidgetKind, type Widget } from '../../controller/support.ts';
-import { sharedNow } from '../shards.ts';
+import { namespace, reportFailure, reported, ringShardManager, runShard } from './ring-shard.ts';
 
-const shard = process.env['SHARD'] ?? 'shard';
-const namespace = process.env['NAMESPACE'] ?? 'default';
-const mgr = await Manager.create({
-  namespace,
-  metricsBindAddress: '127.0.0.1:0',
-  metricsSecure: false,
-  healthProbeBindAddress: '0',
-  leaderElection: true,
-  leaderElectionId: 'widgets-sharder',
-  leaderElectionNamespace: namespace,
-  leaseDuration: 8000,
-  renewDeadline: 6000,
-  retryPeriod: 1000,
-  sharding: { ring: 'widgets', shardName: shard },
-  logger: createLogger({ level: 'warn' }),
-});
+const mgr = await ringShardManager();
 mgr
   .controller()
   .for(WidgetKind)
@@ -34,23 +23,25 @@ mgr
   .owns(SecretKind)
   .sharded()
   .withOptions({ maxConcurrentReconciles: 4 })
-  .complete({
-    reconcile: async (req) => {
-      process.stdout.write(`B ${shard} ${req.name} ${sharedNow()}\n`);
-      const widget = await mgr.client.get(WidgetKind, req);
+  .complete(
+    reported(async (req, signal) => {
+      const widget = await mgr.client.get(WidgetKind, req, { signal });
+      if (!widget) return {};
       try {
-        if (widget) await ensureChildren(widget);
+        await ensureChildren(widget);
+        await setDegraded(widget, 'False', 'Reconciled', '', signal);
         return {};
       } catch (err) {
+        // As the generated controller: a conflict only means what it read was stale.
+        if (isConflict(err)) return requeue();
+        reportFailure(req.name, err);
         const message = err instanceof Error ? err.message : String(err);
-        process.stdout.write(`F ${shard} ${req.name} ${message.replaceAll('\n', ' ')}\n`);
-        if (widget) mgr.events.event(widget, 'Warning', 'ReconcileFailed', 'Reconcile', message);
+        mgr.events.event(widget, 'Warning', 'ReconcileFailed', 'Reconcile', message);
+        await setDegraded(widget, 'True', 'ReconcileFailed', message, signal).catch(() => undefined);
         throw err;
-      } finally {
-        process.stdout.write(`E ${shard} ${req.name} ${sharedNow()}\n`);
       }
-    },
-  });
+    }),
+  );
 
 /** The Widget's ConfigMap and Secret, named as it and controlled by it. */
 async function ensureChildren(widget: Widget): Promise<void> {
@@ -65,10 +56,18 @@ async function ensureChildren(widget: Widget): Promise<void> {
   });
 }
 
-const announce = setInterval(() => {
-  if (!mgr.metricsUrl) return;
-  process.stdout.write(`M ${shard} ${mgr.metricsUrl}\n`);
-  clearInterval(announce);
-}, 50);
-await mgr.start();
-process.stdout.write(`X ${shard} exited cleanly\n`);
+/** The Widget's Degraded condition, written to its status (a merge patch) when it changed. */
+async function setDegraded(
+  widget: Widget,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const before = structuredClone(widget.status);
+  setCondition(widget, { type: 'Degraded', status, reason, message });
+  if (isDeepStrictEqual(before, widget.status)) return;
+  await mgr.client.status().patch(widget, mergePatch({ status: widget.status }), { signal });
+}
+
+await runShard(mgr);
