@@ -1,4 +1,5 @@
 import { isConflict } from '../client/api-error.ts';
+import { WakeablePause } from '../clock/wakeable-pause.ts';
 import { sameRecord, type LeaderElectionRecord } from './leader-election-record.ts';
 import {
   resolveLeaderElectionOptions,
@@ -42,10 +43,13 @@ export class LeaderElector {
   #reportedLeader = '';
   /** When the last successful acquire or renewal was sent, on the monotonic clock. */
   #renewedAt = 0;
+  /** The wait between attempts to acquire, which {@link retryNow} ends. */
+  readonly #acquirePause: WakeablePause;
   #tookOverFrom: LeaderElectionRecord | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#options = resolveLeaderElectionOptions(options);
+    this.#acquirePause = new WakeablePause(this.#options.clock);
     leaderElectionMasterStatus.set({ name: this.#options.name }, 0);
   }
 
@@ -67,6 +71,15 @@ export class LeaderElector {
    */
   get tookOverFrom(): LeaderElectionRecord | undefined {
     return this.#tookOverFrom;
+  }
+
+  /**
+   * Ends the wait before the next attempt to acquire the lease (or skips it, when an attempt is in
+   * flight): for a caller that watches the lease and saw it released, so that this candidate takes
+   * it at once rather than up to a retry period later.
+   */
+  retryNow(): void {
+    this.#acquirePause.wake();
   }
 
   /** The identity of the last holder seen, or '' when none. */
@@ -131,7 +144,7 @@ export class LeaderElector {
         logger.info('successfully acquired lease', { lease: name, identity: this.identity });
         return true;
       }
-      await clock.sleep(retryPeriod, signal);
+      await this.#acquirePause.pause(retryPeriod, signal);
     }
     return false;
   }

@@ -1,9 +1,11 @@
+import type { V1Lease } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Json } from '../api/json.ts';
 import { newCache, type Cache } from '../cache/cache.ts';
-import type { SharedInformer } from '../cache/informer.ts';
+import { SharedInformer } from '../cache/informer.ts';
 import { newClient, type Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
+import { LeaseKind } from '../client/kinds.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
 import { transportFor, type Transport } from '../client/transport.ts';
 import type { RestConfig } from '../config/rest-config.ts';
@@ -715,11 +717,35 @@ export class Manager {
     });
     this.#coldStandby = !warmup && !this.#options.sharding;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
-    const end = await elector.run(shutdown);
+    const watching = new AbortController();
+    if (this.#options.sharding) this.#retryOnRelease(elector, watching.signal);
+    const end = await elector.run(shutdown).finally(() => watching.abort());
     if (end === 'lost') {
       this.#leaseLost = true;
       throw new LeaderElectionLostError(lease);
     }
+  }
+
+  /**
+   * Watches the leader Lease until `signal` aborts, and has `elector` try to take it as soon as it
+   * is released, not at its next retry: in a ring every shard's process is a candidate, and the
+   * objects of a leader shard sent SIGTERM wait for the next leader's sharder to move them.
+   */
+  #retryOnRelease(elector: LeaderElector, signal: AbortSignal): void {
+    const { leaderElectionNamespace, leaderElectionId, clock } = this.#options;
+    const lease = new SharedInformer<Json<V1Lease>>({
+      kind: LeaseKind,
+      transport: this.#transport,
+      namespaces: [leaderElectionNamespace],
+      fieldSelector: `metadata.name=${leaderElectionId}`,
+      clock,
+      logger: this.logger.child({ component: 'leader-election' }),
+    });
+    const released = (record: Json<V1Lease>): void => {
+      if ((record.spec?.holderIdentity ?? '') === '') elector.retryNow();
+    };
+    lease.addEventHandler({ onAdd: released, onUpdate: (_old, record) => released(record) });
+    lease.start(signal);
   }
 
   /**
