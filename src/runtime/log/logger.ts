@@ -68,15 +68,24 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
 }
 
 /**
- * A child's fields: a spread, which a logger made per reconcile needs to be cheap, unless a getter
- * of `more` throws; each line reads them again through safeEntries.
+ * A child's fields: a spread, which a logger made per reconcile needs to be cheap. The safe merge
+ * instead when a getter of `more` throws, or when a Symbol key is there: it names a Symbol key as
+ * lines write it (`Symbol(x)`), so a parent's stays before the child's fields and a child's
+ * `"Symbol(x)"` replaces it, where a spread would keep both apart. Each line reads them again
+ * through safeEntries.
  */
 function mergedFields(fields: LogFields, more: LogFields): LogFields {
   try {
-    return { ...fields, ...more };
+    if (
+      Object.getOwnPropertySymbols(fields).length === 0 &&
+      Object.getOwnPropertySymbols(more).length === 0
+    ) {
+      return { ...fields, ...more };
+    }
   } catch {
-    return Object.fromEntries([...safeEntries(fields), ...safeEntries(more)]);
+    // A getter or a proxy that throws: the safe merge marks it.
   }
+  return Object.fromEntries([...safeEntries(fields), ...safeEntries(more)]);
 }
 
 /**
