@@ -320,7 +320,7 @@ export class RingMembership {
     if (seen?.record !== record) {
       const duration = (spec?.leaseDurationSeconds ?? 15) * 1000;
       // First seen, held by the process whose leader Lease expired here: watched for long enough.
-      const gone = seen === undefined && this.#heldByExpiredProcess(lease);
+      const gone = seen === undefined && this.#heldByExpiredProcess(lease, duration);
       this.#seen.set(name, { record, at: gone ? now - duration : now, duration });
       return gone;
     }
@@ -328,13 +328,16 @@ export class RingMembership {
   }
 
   /**
-   * Whether the shard's Lease was last renewed by the process whose leader Lease expired here, no
-   * later than its leader Lease: it renews both every retry period, so a shard Lease renewed more
-   * than one after its last leader renewal was renewed since it stopped leading, by another writer
-   * that kept its mark, or by the process itself still draining its shard. Both times are written
-   * on that process's clock: the comparison needs no agreement between clocks.
+   * Whether the shard's Lease was last renewed by the process whose leader Lease expired here, not
+   * long after its leader Lease. It renews both every retry period, each on its own timer, so its
+   * last shard renewal may come up to one retry period (and a little) after its last leader
+   * renewal: two are allowed, so that a dead process is never missed for its timers' phase. A
+   * process still renewing its shard (draining it, or another writer that kept its mark) has
+   * renewed it at least a lease duration less one retry period after its leader Lease, since that
+   * expired here: the slack stays a retry period below that. Both times are written on that
+   * process's clock, so the comparison needs no agreement between clocks.
    */
-  #heldByExpiredProcess(lease: Json<V1Lease>): boolean {
+  #heldByExpiredProcess(lease: Json<V1Lease>, duration: number): boolean {
     const process = this.#o.expiredProcess;
     if (
       process === undefined ||
@@ -343,7 +346,8 @@ export class RingMembership {
     )
       return false;
     const renewed = Date.parse(lease.spec?.renewTime ?? '');
-    return renewed <= process.renewTime + this.#o.retryPeriod;
+    const slack = Math.min(2 * this.#o.retryPeriod, duration - 2 * this.#o.retryPeriod);
+    return renewed <= process.renewTime + slack;
   }
 
   /**

@@ -130,12 +130,36 @@ describe("a new leader's sharder", () => {
     }
   });
 
+  it("moves the previous leader's shard at once when its last shard renewal came a timer's phase after its last leader renewal", async () => {
+    const ring = 'phase';
+    const clock = new FakeClock(Date.now());
+    // The two renewals run on their own timers, a retry period each: the shard's last one may come
+    // up to a retry period (and a little) after the leader's last one.
+    const leaderRenewed = clock.now() - 1.5 * RETRY_PERIOD;
+    await shardLease(ring, 'phased-leader', 'host_process-1', clock.now());
+    await shardLease(ring, 'phase-stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
+    await widgetOn(ring, 'from-phased-leader', 'phased-leader');
+    const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
+    const stop = new AbortController();
+    const running = sharder.run(stop.signal);
+    try {
+      await eventuallyTrue(
+        async () => (await shardOf(ring, 'from-phased-leader')) === 'phase-stays',
+        "the previous leader's Widget moved, the clock standing still",
+        20_000,
+      );
+    } finally {
+      stop.abort();
+      await running;
+    }
+  });
+
   it("watches the previous leader's shard for a lease duration when its Lease was renewed after its leader Lease", async () => {
     const ring = 'renewed-after';
     const clock = new FakeClock(Date.now());
-    // Renewed two retry periods after process-1's last leader renewal: by a writer that kept its
+    // Renewed three retry periods after process-1's last leader renewal: by a writer that kept its
     // mark, or by process-1 itself, still draining its shard after it stopped leading.
-    const leaderRenewed = clock.now() - 2 * RETRY_PERIOD;
+    const leaderRenewed = clock.now() - 3 * RETRY_PERIOD;
     await shardLease(ring, 'drained-later', 'host_process-1', clock.now());
     // A shard to move to, live for as long as the test runs.
     await shardLease(ring, 'stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
