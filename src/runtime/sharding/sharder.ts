@@ -105,6 +105,9 @@ export class Sharder {
   #drainChildren = new Map<string, readonly Child[]>();
   #ring = new HashRing([]);
   #resyncAt = 0;
+  /** When the resync {@link #resyncSoon} asked for is due, and when it was first asked (monotonic). */
+  #soonAt = Number.POSITIVE_INFINITY;
+  #soonSince: number | undefined;
   /** When the Leases were last checked (monotonic), and the check in flight. */
   #checkedAt = 0;
   /**
@@ -113,6 +116,10 @@ export class Sharder {
    * that resync listed, and the unassigned watch never sees a labelled object.
    */
   #followUp = false;
+  /** Aborts the resync in progress, when the ring changes under it. */
+  #resyncing: AbortController | undefined;
+  /** The ring's membership, once the sharder's caches have synced. */
+  #membership: RingMembership | undefined;
   /** The shards that left the ring and whose objects a resync has yet to move. */
   readonly #departed = new Set<string>();
   #checking: Promise<void> | undefined;
@@ -151,11 +158,15 @@ export class Sharder {
       ],
     });
     const leases = cache.informerFor<V1Lease>(LeaseKind);
-    leases.addEventHandler({
-      onAdd: () => this.#pause.wake(),
-      onUpdate: () => this.#pause.wake(),
-      onDelete: () => this.#pause.wake(),
-    });
+    const changed = (): void => {
+      this.#pause.wake();
+      // A resync in progress (a long list, say) must not hold back a shard's death or arrival.
+      if (this.#resyncing && this.#membership)
+        this.#checkRing(this.#membership).catch((err: unknown) =>
+          logger.error('sharder check of the ring failed', { ring, err }),
+        );
+    };
+    leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
     this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
     cache.start(signal);
     signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
@@ -172,6 +183,7 @@ export class Sharder {
       retryPeriod: this.#o.retryPeriod,
       ...(this.#o.expiredProcess === undefined ? {} : { expiredProcess: this.#o.expiredProcess }),
     });
+    this.#membership = membership;
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
     try {
       await this.#watchRing(membership, signal);
@@ -193,19 +205,26 @@ export class Sharder {
     while (!signal.aborted) {
       await this.#checkRing(membership);
       const ring = this.#ring;
-      if (clock.monotonic() >= this.#resyncAt) {
+      if (clock.monotonic() >= Math.min(this.#resyncAt, this.#soonAt)) {
         // A sooner resync asked for while this one runs (a drained object assigned, whose
-        // controlled objects must follow) lowers this, and is kept below.
+        // controlled objects must follow) lowers these, and is kept below.
         this.#resyncAt = Number.POSITIVE_INFINITY;
+        this.#soonAt = Number.POSITIVE_INFINITY;
+        this.#soonSince = undefined;
         // A failed resync is tried again a retry period later; one with a write that lost a race
-        // (a newer object), shortly.
-        const next = await this.#resync(membership, ring, signal).then(
-          (settled) => (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS),
-          (err: unknown) => {
-            if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
-            return retryPeriod;
-          },
-        );
+        // (a newer object), shortly; one cut short by a change of the ring, at once (below).
+        const resyncing = new AbortController();
+        this.#resyncing = resyncing;
+        const next = await this.#resync(membership, ring, AbortSignal.any([signal, resyncing.signal]))
+          .then(
+            (settled) => (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS),
+            (err: unknown) => {
+              if (!signal.aborted && this.#ring === ring)
+                logger.error('sharder resync failed', { ring: this.#o.ring, err });
+              return retryPeriod;
+            },
+          )
+          .finally(() => (this.#resyncing = undefined));
         // A ring changed meanwhile is resynced at once.
         if (this.#ring === ring) {
           const due = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
@@ -216,7 +235,7 @@ export class Sharder {
       // A shard's Lease expiring makes no event: the check is timed for it, not the next period;
       // and a resync due sooner (after a lost race) runs when due.
       const expiry = membership.nextExpiryIn();
-      const due = this.#resyncAt - clock.monotonic();
+      const due = Math.min(this.#resyncAt, this.#soonAt) - clock.monotonic();
       const wait = Math.max(0, Math.min(retryPeriod, (expiry ?? Infinity) + EXPIRY_MARGIN_MS, due));
       await this.#pause.pause(wait, signal);
     }
@@ -240,6 +259,8 @@ export class Sharder {
       this.#ring = ring;
       this.#resyncAt = 0;
       this.#followUp = true;
+      // Planned for the ring before: what it still lists or writes is left to the next one.
+      this.#resyncing?.abort();
       this.#requeueUnassigned();
     })().finally(() => (this.#checking = undefined));
     await this.#checking;
@@ -298,8 +319,17 @@ export class Sharder {
     }
   }
 
+  /**
+   * Asks for a resync shortly: a debounce after the last such request, and at the latest a retry
+   * period after the first since the last resync, so that a burst of them (a join's drained
+   * objects, assigned one after the other) lists the ring once a retry period, not once a debounce.
+   */
   #resyncSoon(): void {
-    this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
+    const now = this.#o.clock.monotonic();
+    this.#soonSince ??= now;
+    this.#soonAt = Math.min(now + RESYNC_DEBOUNCE_MS, this.#soonSince + this.#o.retryPeriod);
+    // The loop's pause in progress was timed before this.
+    this.#pause.wake();
   }
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */

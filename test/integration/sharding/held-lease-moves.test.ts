@@ -2,27 +2,19 @@ import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
 import { after, before, describe, it } from 'node:test';
-import { Registry } from 'prom-client';
 import type { Environment } from '../../../src/envtest/index.ts';
-import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
-import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { defineKind } from '../../../src/runtime/client/kind.ts';
-import { createLogger, silentLogger } from '../../../src/runtime/log/logger.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
-import {
-  drainLabel,
-  RING_LABEL,
-  SHARDER_IDENTITY,
-  shardLabel,
-} from '../../../src/runtime/sharding/shard-labels.ts';
-import { Sharder } from '../../../src/runtime/sharding/sharder.ts';
+import { drainLabel, SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
+import { runOnTickingClock, shardLease, ThrottledTransport, widgetSharder } from './fake-clock-sharder.ts';
 import { startRingEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'held';
@@ -41,100 +33,6 @@ defineKind({
   namespaced: false,
 });
 
-/** A shard Lease of `ring` held by `holder` from the clock's now for `seconds`. */
-function shardLease(clock: FakeClock, ring: string, name: string, holder: string, seconds: number): V1Lease {
-  const now = new MicroTimeDate(clock.now());
-  return {
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    metadata: { name, namespace: NAMESPACE, labels: { [RING_LABEL]: ring } },
-    spec: { holderIdentity: holder, leaseDurationSeconds: seconds, acquireTime: now, renewTime: now },
-  };
-}
-
-/** The sharder of `ring`'s Widgets on `clock`, through `transport`. */
-function widgetSharder(
-  ring: string,
-  transport: Transport,
-  clock: FakeClock,
-  leaseDuration = LEASE_DURATION,
-  retryPeriod = 500,
-): Sharder {
-  return new Sharder({
-    ring,
-    kinds: [{ kind: WidgetKind, controlled: [] }],
-    leaseNamespace: NAMESPACE,
-    namespace: NAMESPACE,
-    client: newClient({ transport }),
-    transport,
-    retryPeriod,
-    leaseDuration,
-    resyncPeriod: 600_000,
-    concurrentMoves: 1,
-    clock,
-    logger: process.env['DEBUG_SHARDER'] ? createLogger({ level: 'debug' }) : silentLogger,
-    registry: new Registry(),
-  });
-}
-
-/** Runs `sharder` while `clock` moves ten times as fast as real time, until `stop`. */
-function runOnTickingClock(sharder: Sharder, clock: FakeClock): { stop: () => Promise<void> } {
-  const stop = new AbortController();
-  const run = sharder.run(stop.signal);
-  const ticking = setInterval(() => clock.advance(100), 10);
-  return {
-    // The clock ticks until the sharder returned: a write of it may be waiting on the clock.
-    stop: async () => {
-      stop.abort();
-      await run;
-      clearInterval(ticking);
-    },
-  };
-}
-
-/**
- * The real transport, but a Widget PATCH first waits `throttle` ms on the test's clock, as one
- * answered 429 with a Retry-After does, and is sent only if its signal has not aborted by then;
- * and `afterList` runs between the server's answer to a resync's list and the sharder reading it.
- */
-class ThrottledTransport implements Transport {
-  throttle = 0;
-  sent = 0;
-  /** Widget PATCHes whose signal aborted before they were sent: writes the sharder gave up. */
-  abandoned = 0;
-  /** When each Widget PATCH was sent, on the test's monotonic clock. */
-  readonly sentAt: number[] = [];
-  readonly #inner: Transport;
-  readonly #clock: FakeClock;
-
-  constructor(inner: Transport, clock: FakeClock) {
-    this.#inner = inner;
-    this.#clock = clock;
-  }
-
-  /** Runs once after the next answer to a list of every Widget (the sharder's resync). */
-  afterList: (() => Promise<void>) | undefined;
-
-  async request<T>(req: RestRequest): Promise<T> {
-    if (req.method === 'PATCH' && req.path.includes('/widgets/')) {
-      await this.#clock.sleep(this.throttle, req.signal);
-      if (req.signal?.aborted) this.abandoned++;
-      req.signal?.throwIfAborted();
-      this.sent++;
-      this.sentAt.push(this.#clock.monotonic());
-    }
-    const answer = await this.#inner.request<T>(req);
-    if (req.method === 'GET' && /\/widgets(\?|$)/.test(req.path) && !req.path.includes('labelSelector')) {
-      const hook = this.afterList;
-      this.afterList = undefined;
-      await hook?.();
-    }
-    return answer;
-  }
-
-  stream: Transport['stream'] = (path, signal, accept) => this.#inner.stream(path, signal, accept);
-}
-
 describe("the sharder's moves of a gone shard's objects", () => {
   let env: Environment;
   let client: Client;
@@ -150,9 +48,9 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'held';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, RING, 'live', 'live', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'live', 'live', 3600));
     // Released by a shard that stopped: the sharder holds it before it moves the objects.
-    await client.create(shardLease(clock, RING, 'gone', '', 1));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'gone', '', 1));
     await client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
@@ -161,7 +59,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     transport.throttle = LEASE_DURATION;
-    const sharder = widgetSharder(RING, transport, clock);
+    const sharder = widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION);
     const running = runOnTickingClock(sharder, clock);
     try {
       const widget = async (): Promise<string | undefined> =>
@@ -192,8 +90,8 @@ describe("the sharder's moves of a gone shard's objects", () => {
     // little of a hold.
     const duration = 40_000;
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, RING, 'alive', 'alive', 3600));
-    await client.create(shardLease(clock, RING, 'left', '', 1));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'alive', 'alive', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'left', '', 1));
     for (let i = 0; i < WIDGETS; i++)
       await client.create({
         apiVersion: WidgetKind.apiVersion,
@@ -206,7 +104,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     // a half-hold ends while a write waits its turn.
     const throttle = duration / 8;
     transport.throttle = throttle;
-    const running = runOnTickingClock(widgetSharder(RING, transport, clock, duration), clock);
+    const running = runOnTickingClock(widgetSharder(NAMESPACE, RING, transport, clock, duration), clock);
     try {
       await eventuallyTrue(async () => {
         const widgets = await client.direct().listAll(WidgetKind, {
@@ -280,12 +178,12 @@ describe("the sharder's moves of a gone shard's objects", () => {
         );
       return !moved;
     }, 'the admission policy in force');
-    await client.create(shardLease(clock, RING, 'present', 'present', 3600));
-    await client.create(shardLease(clock, RING, 'back', '', 1));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'present', 'present', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'back', '', 1));
     const lease = (): Promise<Json<V1Lease> | undefined> =>
       client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
-    const sharder = widgetSharder(RING, transport, clock);
+    const sharder = widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION);
     const running = runOnTickingClock(sharder, clock);
     try {
       await eventuallyTrue(
@@ -302,7 +200,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       assert.ok(expired);
       await client.update({
         ...expired,
-        ...shardLease(clock, RING, 'back', 'back', 3600),
+        ...shardLease(clock, NAMESPACE, RING, 'back', 'back', 3600),
         metadata: expired.metadata,
       });
       const backAt = clock.monotonic();
@@ -322,8 +220,8 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'late';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, RING, 'staying', 'staying', 3600));
-    await client.create(shardLease(clock, RING, 'died', '', 1));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'staying', 'staying', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'died', '', 1));
     const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
     let created = false;
     // As a replica whose Lease watch lags would have its webhook label it, after the list.
@@ -336,7 +234,10 @@ describe("the sharder's moves of a gone shard's objects", () => {
       });
       created = true;
     };
-    const running = runOnTickingClock(widgetSharder(RING, transport, clock), clock);
+    const running = runOnTickingClock(
+      widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION),
+      clock,
+    );
     try {
       await eventuallyTrue(() => created, 'Widget late created after the resync listed');
       const createdAt = clock.monotonic();
@@ -359,7 +260,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const SHARD = shardLabel(RING);
     const retryPeriod = 30_000;
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, RING, 'remaining', 'remaining', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'remaining', 'remaining', 3600));
     // Shard lost has no Lease: its objects are found by the list of the whole ring only.
     const widget = await client.create({
       apiVersion: WidgetKind.apiVersion,
@@ -375,7 +276,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       changedAt = clock.monotonic();
     };
     const running = runOnTickingClock(
-      widgetSharder(RING, transport, clock, LEASE_DURATION, retryPeriod),
+      widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION, retryPeriod),
       clock,
     );
     try {
@@ -398,8 +299,8 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'first';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, RING, 'up', 'up', 3600));
-    await client.create(shardLease(clock, RING, 'down', '', 1));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'up', 'up', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'down', '', 1));
     for (const [name, shard] of [
       ['on-down', 'down'],
       ['on-up', 'up'],
@@ -419,7 +320,10 @@ describe("the sharder's moves of a gone shard's objects", () => {
       listed = true;
       await held;
     };
-    const running = runOnTickingClock(widgetSharder(RING, transport, clock), clock);
+    const running = runOnTickingClock(
+      widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION),
+      clock,
+    );
     try {
       await eventuallyTrue(
         async () =>
@@ -428,6 +332,50 @@ describe("the sharder's moves of a gone shard's objects", () => {
         'the gone shard’s Widget moved while the list of the whole ring is held back',
       );
       assert.equal(listed, true, 'the whole ring listed after the moves');
+    } finally {
+      release();
+      await running.stop();
+    }
+  });
+
+  it('start while a list of the whole ring for a resync before the death is still under way', async () => {
+    const RING = 'busy';
+    const SHARD = shardLabel(RING);
+    const clock = new FakeClock(Date.now());
+    await client.create(shardLease(clock, NAMESPACE, RING, 'stays', 'stays', 3600));
+    await client.create(shardLease(clock, NAMESPACE, RING, 'goes', 'goes', 3600));
+    await client.create({
+      apiVersion: WidgetKind.apiVersion,
+      kind: WidgetKind.kind,
+      metadata: { name: 'on-goes', namespace: NAMESPACE, labels: { [SHARD]: 'goes' } },
+      spec: { size: 1 },
+    });
+    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let listing = false;
+    // The resync of the first ring lists the whole ring for as long as the test lets it.
+    transport.afterList = async () => {
+      listing = true;
+      await held;
+    };
+    const running = runOnTickingClock(
+      widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION),
+      clock,
+    );
+    try {
+      await eventuallyTrue(() => listing, 'the resync of the first ring listing');
+      // Shard goes stops: its Lease released, as a shard sent SIGTERM leaves it.
+      const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'goes' });
+      assert.ok(lease);
+      await client.update({ ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1 } });
+      await eventuallyTrue(
+        async () =>
+          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-goes' }))?.metadata
+            ?.labels?.[SHARD] === 'stays',
+        'the stopped shard’s Widget moved while the list of the resync before is held back',
+        20_000,
+      );
     } finally {
       release();
       await running.stop();
