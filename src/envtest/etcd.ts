@@ -35,6 +35,9 @@ export async function startEtcd(
     // Test data need not survive a power cut; fsync dominates etcd's latency on a small disk.
     '--unsafe-no-fsync',
     '--log-level=warn',
+    // As kubeadm's and k3s's etcd run: progress every 5 s lets the API server's watch cache send
+    // bookmarks to quiet watches each minute, which etcd's default of 10 minutes does not.
+    '--watch-progress-notify-interval=5s',
     ...extraArgs,
   ];
   const process = new ManagedProcess('etcd', join(binDir, 'etcd'), args, { reaper });
