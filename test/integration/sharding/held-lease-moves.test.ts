@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
@@ -15,7 +13,7 @@ import { drainLabel, SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/s
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { runOnTickingClock, shardLease, ThrottledTransport, widgetSharder } from './fake-clock-sharder.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'held';
 const LEASE_DURATION = 4000;
@@ -34,40 +32,32 @@ defineKind({
 });
 
 describe("the sharder's moves of a gone shard's objects", () => {
-  let env: Environment;
-  let client: Client;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    await env.stop();
-  });
+  const api = ringEnvironment(NAMESPACE);
 
   it('are not sent after half the hold of its Lease, however long the write was held back', async () => {
     const RING = 'held';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'live', 'live', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'live', 'live', 3600));
     // Released by a shard that stopped: the sharder holds it before it moves the objects.
-    await client.create(shardLease(clock, NAMESPACE, RING, 'gone', '', 1));
-    await client.create({
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'gone', '', 1));
+    await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name: 'w', namespace: NAMESPACE, labels: { [SHARD]: 'gone' } },
       spec: { size: 1 },
     });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     transport.throttle = LEASE_DURATION;
     const sharder = widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION);
     const running = runOnTickingClock(sharder, clock);
     try {
       const widget = async (): Promise<string | undefined> =>
-        (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'w' }))?.metadata?.labels?.[
+        (await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'w' }))?.metadata?.labels?.[
           SHARD
         ];
       const held = async (): Promise<boolean> =>
-        (await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'gone' }))?.spec
+        (await api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'gone' }))?.spec
           ?.holderIdentity === SHARDER_IDENTITY;
       await eventuallyTrue(held, 'the sharder holding the gone shard’s Lease');
       const heldAt = clock.monotonic();
@@ -90,16 +80,16 @@ describe("the sharder's moves of a gone shard's objects", () => {
     // little of a hold.
     const duration = 40_000;
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'alive', 'alive', 3600));
-    await client.create(shardLease(clock, NAMESPACE, RING, 'left', '', 1));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'alive', 'alive', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'left', '', 1));
     for (let i = 0; i < WIDGETS; i++)
-      await client.create({
+      await api.client.create({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name: `long-${i}`, namespace: NAMESPACE, labels: { [SHARD]: 'left' } },
         spec: { size: 1 },
       });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     // Eight writes a lease duration, one at a time: the list takes about four lease durations, and
     // a half-hold ends while a write waits its turn.
     const throttle = duration / 8;
@@ -107,7 +97,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const running = runOnTickingClock(widgetSharder(NAMESPACE, RING, transport, clock, duration), clock);
     try {
       await eventuallyTrue(async () => {
-        const widgets = await client.direct().listAll(WidgetKind, {
+        const widgets = await api.client.direct().listAll(WidgetKind, {
           namespace: NAMESPACE,
           labelSelector: `${SHARD}=alive`,
         });
@@ -133,7 +123,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
     // An admission that refuses to move Widget "stuck" off its shard.
-    await client.create({
+    await api.client.create({
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
       metadata: { name: 'stuck-widget' },
@@ -157,20 +147,20 @@ describe("the sharder's moves of a gone shard's objects", () => {
         ],
       },
     });
-    await client.create({
+    await api.client.create({
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: { name: 'stuck-widget' },
       spec: { policyName: 'stuck-widget', validationActions: ['Deny'] },
     });
-    const stuck = await client.create({
+    const stuck = await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name: 'stuck', namespace: NAMESPACE, labels: { [SHARD]: 'back' } },
       spec: { size: 1 },
     });
     await eventuallyTrue(async () => {
-      const moved = await client
+      const moved = await api.client
         .patch(stuck, mergePatch({ metadata: { labels: { [SHARD]: 'elsewhere' } } }), { dryRun: true })
         .then(
           () => true,
@@ -178,11 +168,11 @@ describe("the sharder's moves of a gone shard's objects", () => {
         );
       return !moved;
     }, 'the admission policy in force');
-    await client.create(shardLease(clock, NAMESPACE, RING, 'present', 'present', 3600));
-    await client.create(shardLease(clock, NAMESPACE, RING, 'back', '', 1));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'present', 'present', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'back', '', 1));
     const lease = (): Promise<Json<V1Lease> | undefined> =>
-      client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+      api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'back' });
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     const sharder = widgetSharder(NAMESPACE, RING, transport, clock, LEASE_DURATION);
     const running = runOnTickingClock(sharder, clock);
     try {
@@ -198,7 +188,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       // Shard back takes its Lease again, as its elector does once the Lease expired.
       const expired = await lease();
       assert.ok(expired);
-      await client.update({
+      await api.client.update({
         ...expired,
         ...shardLease(clock, NAMESPACE, RING, 'back', 'back', 3600),
         metadata: expired.metadata,
@@ -206,7 +196,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
       const backAt = clock.monotonic();
       await eventuallyTrue(() => clock.monotonic() - backAt > 3 * LEASE_DURATION, 'three lease durations');
       assert.equal((await lease())?.spec?.holderIdentity, 'back', 'the shard kept out after it came back');
-      const widget = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'stuck' });
+      const widget = await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'stuck' });
       const desired = new HashRing(['back', 'present']).shardFor(ringKeyOf(WidgetKind, stuck));
       assert.equal(widget?.metadata?.labels?.[SHARD], 'back');
       if (desired === 'present')
@@ -220,13 +210,13 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'late';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'staying', 'staying', 3600));
-    await client.create(shardLease(clock, NAMESPACE, RING, 'died', '', 1));
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'staying', 'staying', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'died', '', 1));
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     let created = false;
     // As a replica whose Lease watch lags would have its webhook label it, after the list.
     transport.afterList = async () => {
-      await client.create({
+      await api.client.create({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name: 'late', namespace: NAMESPACE, labels: { [SHARD]: 'died' } },
@@ -243,9 +233,8 @@ describe("the sharder's moves of a gone shard's objects", () => {
       const createdAt = clock.monotonic();
       await eventuallyTrue(
         async () =>
-          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'late' }))?.metadata?.labels?.[
-            SHARD
-          ] === 'staying',
+          (await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'late' }))?.metadata
+            ?.labels?.[SHARD] === 'staying',
         'Widget late moved to the live shard',
         20_000,
       );
@@ -260,19 +249,19 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const SHARD = shardLabel(RING);
     const retryPeriod = 30_000;
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'remaining', 'remaining', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'remaining', 'remaining', 3600));
     // Shard lost has no Lease: its objects are found by the list of the whole ring only.
-    const widget = await client.create({
+    const widget = await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name: 'raced', namespace: NAMESPACE, labels: { [SHARD]: 'lost' } },
       spec: { size: 1 },
     });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     let changedAt: number | undefined;
     // A change after the resync listed: the move, sent with the resourceVersion listed, conflicts.
     transport.afterList = async () => {
-      await client.patch(widget, mergePatch({ spec: { size: 2 } }));
+      await api.client.patch(widget, mergePatch({ spec: { size: 2 } }));
       changedAt = clock.monotonic();
     };
     const running = runOnTickingClock(
@@ -282,7 +271,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     try {
       await eventuallyTrue(
         async () =>
-          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'raced' }))?.metadata
+          (await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'raced' }))?.metadata
             ?.labels?.[SHARD] === 'remaining',
         'Widget raced moved to the live shard',
         20_000,
@@ -299,19 +288,19 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'first';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'up', 'up', 3600));
-    await client.create(shardLease(clock, NAMESPACE, RING, 'down', '', 1));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'up', 'up', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'down', '', 1));
     for (const [name, shard] of [
       ['on-down', 'down'],
       ['on-up', 'up'],
     ] as const)
-      await client.create({
+      await api.client.create({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name, namespace: NAMESPACE, labels: { [SHARD]: shard } },
         spec: { size: 1 },
       });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let listed = false;
@@ -327,7 +316,7 @@ describe("the sharder's moves of a gone shard's objects", () => {
     try {
       await eventuallyTrue(
         async () =>
-          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-down' }))?.metadata
+          (await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-down' }))?.metadata
             ?.labels?.[SHARD] === 'up',
         'the gone shard’s Widget moved while the list of the whole ring is held back',
       );
@@ -342,15 +331,15 @@ describe("the sharder's moves of a gone shard's objects", () => {
     const RING = 'busy';
     const SHARD = shardLabel(RING);
     const clock = new FakeClock(Date.now());
-    await client.create(shardLease(clock, NAMESPACE, RING, 'stays', 'stays', 3600));
-    await client.create(shardLease(clock, NAMESPACE, RING, 'goes', 'goes', 3600));
-    await client.create({
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'stays', 'stays', 3600));
+    await api.client.create(shardLease(clock, NAMESPACE, RING, 'goes', 'goes', 3600));
+    await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name: 'on-goes', namespace: NAMESPACE, labels: { [SHARD]: 'goes' } },
       spec: { size: 1 },
     });
-    const transport = new ThrottledTransport(transportFor(env.kubeConfig), clock);
+    const transport = new ThrottledTransport(transportFor(api.env.kubeConfig), clock);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let listing = false;
@@ -366,12 +355,15 @@ describe("the sharder's moves of a gone shard's objects", () => {
     try {
       await eventuallyTrue(() => listing, 'the resync of the first ring listing');
       // Shard goes stops: its Lease released, as a shard sent SIGTERM leaves it.
-      const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'goes' });
+      const lease = await api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'goes' });
       assert.ok(lease);
-      await client.update({ ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1 } });
+      await api.client.update({
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1 },
+      });
       await eventuallyTrue(
         async () =>
-          (await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-goes' }))?.metadata
+          (await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: 'on-goes' }))?.metadata
             ?.labels?.[SHARD] === 'stays',
         'the stopped shard’s Widget moved while the list of the resync before is held back',
         20_000,

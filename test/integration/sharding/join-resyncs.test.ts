@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
@@ -12,7 +10,7 @@ import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { runOnTickingClock, shardLease, ThrottledTransport, widgetSharder } from './fake-clock-sharder.ts';
 import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'join-resyncs';
 const RING = 'burst';
@@ -25,17 +23,10 @@ const RETRY = 20_000;
 const ACK_EVERY = 400;
 
 describe("the sharder's resyncs while a join's drained objects are assigned", () => {
-  let env: Environment;
-  let client: Client;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    await env.stop();
-  });
+  const api = ringEnvironment(NAMESPACE);
 
   it('list the whole ring shortly after the burst, and not once a second during it', async () => {
+    const { env, client } = api;
     const clock = new FakeClock(Date.now());
     await client.create(shardLease(clock, NAMESPACE, RING, 'first', 'first', 3600));
     await createWidgets(client, NAMESPACE, 'w', WIDGETS);

@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import type { Environment } from '../../../src/envtest/index.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { ShardProcesses } from './shards.ts';
 
 /** The API server of a test of shard processes, a client of it, and the processes. */
@@ -18,29 +18,26 @@ export interface ProcessRing {
  * What it returns is there once the suite's tests run.
  */
 export function processRing(namespace: string, widgets: number): ProcessRing {
-  let ring: ProcessRing | undefined;
-  before(async () => {
-    const { env, client } = await startRingEnvironment(namespace);
-    await createWidgets(client, namespace, 'widget', widgets);
-    ring = { env, client, shards: new ShardProcesses(env.kubeconfigPath, namespace) };
-  });
+  let shards: ShardProcesses | undefined;
+  // Hooks run in the order registered: the processes are killed before the API server stops.
   after(async () => {
-    await ring?.shards.stopAll();
-    await ring?.env.stop();
+    await shards?.stopAll();
   });
-  const started = (): ProcessRing => {
-    if (!ring) throw new Error('the ring is there once the suite’s before has run');
-    return ring;
-  };
+  const api = ringEnvironment(namespace);
+  before(async () => {
+    await createWidgets(api.client, namespace, 'widget', widgets);
+    shards = new ShardProcesses(api.env.kubeconfigPath, namespace);
+  });
   return {
     get env() {
-      return started().env;
+      return api.env;
     },
     get client() {
-      return started().client;
+      return api.client;
     },
     get shards() {
-      return started().shards;
+      if (!shards) throw new Error('the shard processes are there once the suite’s before has run');
+      return shards;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { widgetsCrd } from '../controller/support.ts';
@@ -20,4 +21,30 @@ export async function startRingEnvironment(
   const client = newClient({ kubeConfig: env.kubeConfig });
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   return { env, client };
+}
+
+/**
+ * Registers the enclosing suite's before and after: the API server of {@link startRingEnvironment},
+ * stopped after the suite. What it returns is there once the suite's tests run.
+ */
+export function ringEnvironment(namespace: string): RingEnvironment {
+  let started: RingEnvironment | undefined;
+  before(async () => {
+    started = await startRingEnvironment(namespace);
+  });
+  after(async () => {
+    await started?.env.stop();
+  });
+  const ready = (): RingEnvironment => {
+    if (!started) throw new Error('the API server is there once the suite’s before has run');
+    return started;
+  };
+  return {
+    get env() {
+      return ready().env;
+    },
+    get client() {
+      return ready().client;
+    },
+  };
 }
