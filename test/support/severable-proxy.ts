@@ -83,6 +83,8 @@ export class SeverableProxy {
   /** `https://127.0.0.1:port`: the server address to give a client. */
   /** Added to each chunk's trip, each way: a distant server. */
   latencyMs = 0;
+  /** Added to each chunk from the server alone, its TLS handshake's included: a slow server. */
+  serverDelayMs = 0;
 
   get url(): string {
     return `https://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
@@ -96,6 +98,11 @@ export class SeverableProxy {
   sever(): void {
     this.#severed = true;
     for (const pair of this.#pairs) pair.client.destroy();
+  }
+
+  /** Resets every connection open now (a TCP RST to the client), as a peer that crashed or forgot it does. */
+  reset(): void {
+    for (const pair of this.#pairs) pair.client.resetAndDestroy();
   }
 
   restore(): void {
@@ -131,9 +138,10 @@ export class SeverableProxy {
     ] as const) {
       from.on('data', (chunk: Buffer) => {
         if (pair.silent) return;
-        if (this.latencyMs === 0) to.write(chunk);
+        const delayMs = this.latencyMs + (from === pair.upstream ? this.serverDelayMs : 0);
+        if (delayMs === 0) to.write(chunk);
         // One delay for every chunk keeps them in order: timers of one duration fire in turn.
-        else setTimeout(() => to.write(chunk), this.latencyMs);
+        else setTimeout(() => to.write(chunk), delayMs);
       });
       from.on('error', () => to.destroy());
       from.once('close', () => {

@@ -2,10 +2,12 @@ import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { sharedWork, untilAborted } from '../clock/shared-work.ts';
 import type { ClientCertificate } from '../config/rest-config.ts';
 import { nodeHttp } from '../server/node-http.ts';
 import { type HealthCheck, Http2Connection } from './http2-connection.ts';
 import { connectToServer, type ServerEndpoint } from './server-socket.ts';
+import { SpareSocket } from './spare-socket.ts';
 
 /**
  * What a request goes on: an HTTP/2 connection with a stream reserved for it, or the keep-alive
@@ -57,7 +59,7 @@ export class ServerConnections {
   #http1 = false;
   #agent: HttpAgent | undefined;
   /** A socket dialled that spoke HTTP/1.1, waiting for the agent to take it for the request at hand. */
-  #spare: TLSSocket | undefined;
+  #spare: SpareSocket | undefined;
 
   constructor(endpoint: Omit<ServerEndpoint, 'clientCertificate'>, options: ServerConnectionOptions) {
     this.#endpoint = endpoint;
@@ -77,8 +79,11 @@ export class ServerConnections {
       if (dials === MAX_DIALS) {
         throw new Error(`connecting to ${this.#endpoint.server.host}: each new connection closed at once`);
       }
-      this.#dialling ??= this.#dial().finally(() => (this.#dialling = undefined));
-      await abortable(this.#dialling, signal);
+      // As in Go's transport, a request already given up dials nothing; one that gives up while
+      // the dial goes on leaves it to the others, and its failure to whoever still waits.
+      signal.throwIfAborted();
+      this.#dialling ??= sharedWork(this.#dial().finally(() => (this.#dialling = undefined)));
+      await untilAborted(this.#dialling, signal);
     }
   }
 
@@ -137,12 +142,7 @@ export class ServerConnections {
   #keepSpare(socket: TLSSocket): void {
     this.#http1 = true;
     this.#spare?.destroy();
-    this.#spare = socket;
-    setTimeout(() => {
-      if (this.#spare !== socket) return;
-      this.#spare = undefined;
-      socket.destroy();
-    }, this.#options.idleMs).unref();
+    this.#spare = new SpareSocket(socket, this.#options.idleMs);
   }
 
   /** The keep-alive agent of the current certificate. */
@@ -190,9 +190,9 @@ export class ServerConnections {
    * it was sent.
    */
   async #socketFor(agent: HttpAgent, cert: ClientCertificate | undefined): Promise<Duplex> {
-    const spare = this.#spare;
+    const spare = this.#spare?.take();
     this.#spare = undefined;
-    const socket = spare && !spare.destroyed ? spare : await this.#connect(cert);
+    const socket = spare ?? (await this.#connect(cert));
     if (socket.alpnProtocol === 'h2') {
       const usable = [...this.#connections].some((connection) => connection.usable);
       if (agent !== this.#agent || usable) socket.destroy();
@@ -214,22 +214,3 @@ export class Http2OfferedError extends Error {
 }
 
 const NO_SOCKET = undefined as unknown as Duplex;
-
-/** `promise`, or a rejection with the signal's reason once it aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}

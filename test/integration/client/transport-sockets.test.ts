@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { isApiServerUnreachable } from '../../../src/runtime/client/api-server-unreachable.ts';
+import { newClient } from '../../../src/runtime/client/client.ts';
+import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
+import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
+import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
+import { eventuallyTrue } from '../../support/eventually.ts';
+import { http1OnlyProxy } from '../../support/http1-only-proxy.ts';
+import { processFailures } from '../../support/process-failures.ts';
+import { SeverableProxy } from '../../support/severable-proxy.ts';
+
+/** How long the relay before a slow server holds each of the server's bytes. */
+const LATENCY_MS = 300;
+
+/**
+ * A TCP server that takes each connection and resets it (a TCP RST) after `holdMs`, before any TLS
+ * handshake can end: a server or load balancer that drops every new connection.
+ */
+class ResettingServer {
+  readonly #server: Server;
+  /** Connections taken since the start. */
+  accepted = 0;
+
+  private constructor(server: Server) {
+    this.#server = server;
+  }
+
+  static async start(holdMs: number): Promise<ResettingServer> {
+    const server = createServer();
+    const resetting = new ResettingServer(server);
+    server.on('connection', (socket: Socket) => {
+      resetting.accepted++;
+      socket.on('error', () => undefined);
+      setTimeout(() => socket.resetAndDestroy(), holdMs);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return resetting;
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+// The sockets the transport dials itself: a dial that fails or that nobody waits for any more must
+// not end the process, a spare socket must not keep it alive, and each socket is set as Go's are.
+describe("the transport's own sockets: dials given up or failed, the spare socket, socket options", () => {
+  let env: Environment;
+  let direct: RestConfig;
+  let ns: string;
+  const closers: { close(): Promise<void> }[] = [];
+
+  before(async () => {
+    env = await startEnvironment();
+    direct = restConfigOf(env.kubeConfig);
+    ns = `sockets-${Date.now()}`;
+    await newClient({ kubeConfig: env.kubeConfig }).create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+  });
+  after(async () => {
+    for (const closer of closers) await closer.close();
+    await env?.stop();
+  });
+
+  const resetting = async (holdMs: number): Promise<ResettingServer> => {
+    const server = await ResettingServer.start(holdMs);
+    closers.push(server);
+    return server;
+  };
+  /**
+   * An HTTP/1.1-only proxy before the API server (or the API server itself), and before it a TCP
+   * relay to sever or slow down, and the config of a client of the relay.
+   */
+  const relayed = async (
+    http1: boolean,
+  ): Promise<{ proxy: SeverableProxy; relay: SeverableProxy; config: RestConfig }> => {
+    const { proxy, config } = http1
+      ? await http1OnlyProxy(direct)
+      : { proxy: await SeverableProxy.start(env.server), config: direct };
+    const relay = await SeverableProxy.start(proxy.url);
+    closers.push(proxy, relay);
+    return { proxy, relay, config: { ...config, server: relay.url } };
+  };
+  /** {@link relayed} over HTTP/1.1, the server's bytes delayed: a dial takes a while. */
+  const slowHttp1 = async (): Promise<{
+    proxy: SeverableProxy;
+    relay: SeverableProxy;
+    config: RestConfig;
+  }> => {
+    const slow = await relayed(true);
+    slow.relay.serverDelayMs = LATENCY_MS;
+    return slow;
+  };
+  const get = (transport: Transport, signal?: AbortSignal): Promise<unknown> =>
+    transport.request({ method: 'GET', path: '/api', ...(signal ? { signal } : {}) });
+
+  it('fails a request given up before or during its dial with its own reason, and leaves the failed dial to whoever still waits', async () => {
+    const server = await resetting(LATENCY_MS);
+    const transport = transportFor({ ...direct, server: server.url });
+    const watching = processFailures();
+    try {
+      // One request gives up while the dial goes on; the other waits for it and gets its failure.
+      const givenUp = get(transport, AbortSignal.timeout(50));
+      const waiting = get(transport);
+      await assert.rejects(givenUp, { name: 'TimeoutError' });
+      await assert.rejects(waiting, (err: unknown) => {
+        assert.equal((err as { code?: unknown }).code, 'ECONNRESET');
+        assert.ok(isApiServerUnreachable(err), 'a dial reset is an unreachable API server');
+        return true;
+      });
+      assert.equal(server.accepted, 1, 'one dial for both');
+
+      // A request given up before it is sent dials nothing, as in Go's transport.
+      const shutdown = AbortSignal.abort(new Error('shutting down'));
+      await assert.rejects(get(transport, shutdown), /shutting down/);
+      await sleep(3 * LATENCY_MS);
+      assert.equal(server.accepted, 1, 'no dial for a request given up');
+    } finally {
+      watching.stop();
+    }
+    assert.deepEqual(watching.failures, [], 'no dial failure left unhandled');
+  });
+
+  it('closes a spare HTTP/1.1 socket that is reset while nobody wants it, and goes on', async () => {
+    const { proxy, relay, config } = await slowHttp1();
+    const transport = transportFor(config);
+    const watching = processFailures();
+    try {
+      // The request gives up during the TLS handshake; the socket dialled for it is kept as a spare.
+      await assert.rejects(get(transport, AbortSignal.timeout(100)), { name: 'TimeoutError' });
+      await eventuallyTrue(() => proxy.connections === 1, 'the dial to reach the server');
+      await sleep(3 * LATENCY_MS);
+      relay.reset();
+      await sleep(LATENCY_MS);
+      assert.ok(await get(transport), 'the next request answered');
+    } finally {
+      watching.stop();
+    }
+    assert.deepEqual(watching.failures, [], 'the reset of the spare socket crashed nothing');
+    assert.equal(relay.connections, 2, 'the reset spare was dropped for a new connection');
+  });
+
+  it('lets a process whose only request gave up during the dial exit at once, though its spare socket could wait a minute', async () => {
+    const { proxy, config } = await slowHttp1();
+    const { server, ca, namespace, source } = config;
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'testdata', 'given-up-request.ts')], {
+      env: { ...process.env, REST_CONFIG: JSON.stringify({ server, ca, namespace, source }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const exited = once(child, 'exit');
+    // The spare is kept for a minute (pingTimeoutMs in the child): an exit well before shows it holds nothing.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    try {
+      const [code, signal] = (await exited) as [number | null, string | null];
+      assert.equal(signal, null, `the process did not exit by itself within 20 s: ${output}`);
+      assert.equal(code, 0, output);
+    } finally {
+      clearTimeout(killer);
+    }
+    assert.equal(output, 'TimeoutError\n', 'the request gave up');
+    await eventuallyTrue(
+      () => proxy.connections === 1,
+      'its dial to have ended its TLS handshake, leaving a spare socket behind',
+      5000,
+    );
+  });
+});
