@@ -1,12 +1,13 @@
 import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { sharedWork, untilAborted } from '../clock/shared-work.ts';
 import type { ClientCertificate } from '../config/rest-config.ts';
 import { nodeHttp } from '../server/node-http.ts';
 import { type HealthCheck, Http2Connection } from './http2-connection.ts';
-import { connectToServer, type ServerEndpoint } from './server-socket.ts';
+import { connectToServer, KEEP_ALIVE_IDLE_MS, probeWhenIdle, type ServerEndpoint } from './server-socket.ts';
 import { SpareSocket } from './spare-socket.ts';
 
 /**
@@ -31,8 +32,6 @@ const MAX_DIALS = 3;
 /** The flow-control windows Go's HTTP/2 transport advertises, per stream and per connection. */
 const STREAM_WINDOW = 4 << 20;
 const CONNECTION_WINDOW = 1 << 30;
-/** TCP keep-alive's first probe after this much silence; Node then probes each second, 10 times. */
-const KEEP_ALIVE_PROBE_AFTER_MS = 1000;
 
 /**
  * The connections to one API server. Over https one HTTP/2 connection carries every request and
@@ -153,15 +152,13 @@ export class ServerConnections {
 
   /**
    * A socket idle in the pool for `idleMs` is closed: the longer one sits unused, the likelier its
-   * path has died unnoticed. Each socket has TCP keep-alive probes after a second without traffic,
-   * so one whose peer forgot it (a load balancer failed over, a server host rebooted) is reset and
-   * leaves the pool, and a request waiting for its answer on a path that died under it learns it
-   * in about 11 s (ETIMEDOUT).
+   * path has died unnoticed. A socket's TCP keep-alive is Go's (see {@link probeWhenIdle}), which
+   * Node's agent would set back to its own each time the socket joins the pool.
    */
   #newAgent(cert: ClientCertificate | undefined): HttpAgent {
     const options = {
       keepAlive: true,
-      keepAliveMsecs: KEEP_ALIVE_PROBE_AFTER_MS,
+      keepAliveMsecs: KEEP_ALIVE_IDLE_MS,
       timeout: this.#options.idleMs,
     };
     if (this.#endpoint.server.protocol !== 'https:') {
@@ -169,9 +166,11 @@ export class ServerConnections {
       // from Go's (it proxies loopback, and ignores CIDRs in NO_PROXY), which would send in-cluster
       // and envtest traffic to a proxy that client-go would bypass.
       const proxyUrl = this.#endpoint.config.proxyUrl;
-      return new nodeHttp.Agent({ ...options, ...(proxyUrl ? { proxyEnv: { HTTP_PROXY: proxyUrl } } : {}) });
+      return probingWhenPooled(
+        new nodeHttp.Agent({ ...options, ...(proxyUrl ? { proxyEnv: { HTTP_PROXY: proxyUrl } } : {}) }),
+      );
     }
-    const agent = new HttpsAgent(options);
+    const agent = probingWhenPooled(new HttpsAgent(options));
     agent.createConnection = (_options, done): undefined => {
       this.#socketFor(agent, cert).then(
         (socket) => done?.(null, socket),
@@ -199,7 +198,6 @@ export class ServerConnections {
       else this.#adopt(socket);
       throw new Http2OfferedError(this.#endpoint.server.host);
     }
-    socket.setKeepAlive(true, KEEP_ALIVE_PROBE_AFTER_MS);
     return socket;
   }
 }
@@ -214,3 +212,14 @@ export class Http2OfferedError extends Error {
 }
 
 const NO_SOCKET = undefined as unknown as Duplex;
+
+/** `agent`, its keep-alive set back to {@link probeWhenIdle}'s after Node's agent sets its own. */
+function probingWhenPooled<A extends HttpAgent>(agent: A): A {
+  const keepSocketAlive = agent.keepSocketAlive.bind(agent);
+  agent.keepSocketAlive = (socket) => {
+    const kept = keepSocketAlive(socket);
+    if (socket instanceof Socket) probeWhenIdle(socket);
+    return kept;
+  };
+  return agent;
+}

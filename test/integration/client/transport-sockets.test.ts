@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { ClientRequest } from 'node:http';
+import { createServer, type Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -52,6 +54,15 @@ class ResettingServer {
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
+}
+
+/**
+ * A socket option as Node last applied it to `socket`: it keeps each in a symbol-keyed field, and
+ * calls setsockopt only when one changes. No socket option can be read back otherwise.
+ */
+function appliedOption(socket: Socket, name: string): unknown {
+  const key = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === name);
+  return key ? (socket as unknown as Record<symbol, unknown>)[key] : `${name}: not kept by this Node`;
 }
 
 // The sockets the transport dials itself: a dial that fails or that nobody waits for any more must
@@ -180,5 +191,44 @@ describe("the transport's own sockets: dials given up or failed, the spare socke
       'its dial to have ended its TLS handshake, leaving a spare socket behind',
       5000,
     );
+  });
+
+  it("dials every socket as Go's dialer does: Nagle off, and TCP keep-alive from 15 s of silence, then each 15 s, 9 times", async () => {
+    const OPTIONS = [
+      'kSetNoDelay',
+      'kSetKeepAlive',
+      'kSetKeepAliveInitialDelay',
+      'kSetKeepAliveInterval',
+      'kSetKeepAliveCount',
+    ];
+    const sockets = new Set<Socket>();
+    const applied: unknown[][] = [];
+    // Published once the request is written on its socket.
+    const onRequest = (message: unknown): void => {
+      const { socket } = (message as { request: ClientRequest }).request;
+      if (!(socket instanceof Socket)) {
+        applied.push(['no socket']);
+        return;
+      }
+      sockets.add(socket);
+      applied.push(OPTIONS.map((option) => appliedOption(socket, option)));
+    };
+    subscribe('http.client.request.start', onRequest);
+    try {
+      const { proxy, config } = await http1OnlyProxy(direct);
+      closers.push(proxy);
+      for (const options of [{}, { http2: false }]) {
+        const transport = transportFor(config, options);
+        // Three in turn on one socket (taken from the pool twice), and three at once on three.
+        for (let i = 0; i < 3; i++) await get(transport);
+        await Promise.all([get(transport), get(transport), get(transport)]);
+      }
+    } finally {
+      unsubscribe('http.client.request.start', onRequest);
+    }
+    assert.equal(applied.length, 12, 'every request went out on a socket');
+    // Seconds, as Node keeps them.
+    for (const options of applied) assert.deepEqual(options, [true, true, 15, 15, 9], OPTIONS.join(', '));
+    assert.ok(sockets.size >= 4, `the requests went out on ${sockets.size} sockets, new and reused`);
   });
 });
