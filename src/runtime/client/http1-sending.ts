@@ -13,7 +13,9 @@ import { hostOf } from './server-socket.ts';
  * while idle, or it was reset): never because an answer is slow, which a loaded server's often
  * is, and which sending again would only load it more. Any request goes again when its new socket
  * turned out to speak HTTP/2 (nothing of it was sent). A request whose connection broke and that
- * is not sent again fails with a ConnectionLostError, for the server may have done it.
+ * is not sent again fails with a ConnectionLostError, for the server may have done it; one whose
+ * connection could not be made was sent nowhere, and fails with the connection's error, as over
+ * HTTP/2, and as Go's transport returns a dial's error, whatever the method.
  */
 export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): Promise<Sent> {
   return new Promise((resolve) => {
@@ -30,11 +32,17 @@ export function sendHttp1(server: URL, agent: HttpAgent, req: OutgoingRequest): 
     const sending = (server.protocol === 'https:' ? httpsRequest : nodeHttp.request)(opts, (res) =>
       resolve({ res: { status: res.statusCode ?? 0, headers: res.headers, body: res } }),
     );
+    // A request is written only once its socket is connected.
+    let connected = false;
+    sending.once('socket', (socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once('connect', () => (connected = true));
+    });
     sending.on('error', (err) => {
       const again =
         err instanceof Http2OfferedError ||
         (isIdempotent(req.method) && isStaleConnection(err, sending.reusedSocket));
-      const lost = !again && !req.signal.aborted && isBrokenConnection(err);
+      const lost = !again && connected && !req.signal.aborted && isBrokenConnection(err);
       resolve({
         err: lost ? new ConnectionLostError(requestLine(req), `it broke: ${err.message}`) : err,
         again,

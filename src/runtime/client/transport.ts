@@ -67,8 +67,9 @@ export interface Transport {
  * answer) goes again on another connection, as Go's transport does, but a slow answer is waited
  * for, never asked for twice; other methods are sent again only when the server provably never
  * processed them (a refused stream, one past a GOAWAY's last), and otherwise fail with a
- * ConnectionLostError, for the server may have done them. Credentials are asked for before each
- * request (a token file is re-read, an exec plugin rerun on expiry) and dropped after a 401.
+ * ConnectionLostError, for the server may have done them; a connection that cannot be made
+ * fails the request with its error. Credentials are asked for before each request (a token file
+ * is re-read, an exec plugin rerun on expiry) and dropped after a 401.
  *
  * @example
  * ```ts

@@ -11,7 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { isApiServerUnreachable } from '../../../src/runtime/client/api-server-unreachable.ts';
 import { newClient } from '../../../src/runtime/client/client.ts';
+import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
 import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
+import type { TransportOptions } from '../../../src/runtime/client/transport-options.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -191,6 +193,39 @@ describe("the transport's own sockets: dials given up or failed, the spare socke
       'its dial to have ended its TLS handshake, leaving a spare socket behind',
       5000,
     );
+  });
+
+  it('fails a request whose HTTP/1.1 connection could not be made with the connection error, as HTTP/2 does: nothing was sent', async () => {
+    const configMap = (name: string): { apiVersion: string; kind: string; metadata: object } => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ns },
+    });
+    const unreachable = (err: unknown): true => {
+      assert.ok(!(err instanceof ConnectionLostError), `not a ConnectionLostError: ${String(err)}`);
+      assert.equal((err as { code?: unknown }).code, 'ECONNRESET', String(err));
+      assert.ok(isApiServerUnreachable(err), 'an unreachable API server');
+      return true;
+    };
+    const cases: readonly {
+      readonly name: string;
+      readonly http1: boolean;
+      readonly options: TransportOptions;
+    }[] = [
+      { name: 'HTTP/2', http1: false, options: {} },
+      { name: 'HTTP/1.1 found by ALPN', http1: true, options: {} },
+      { name: 'HTTP/1.1 asked for', http1: true, options: { http2: false } },
+    ];
+    for (const { name, http1, options } of cases) {
+      const { relay, config } = await relayed(http1);
+      const client = newClient({ transport: transportFor(config, { ...options, pingTimeoutMs: 500 }) });
+      await client.create(configMap(`${name.replaceAll(/[^a-z0-9]+/gi, '-').toLowerCase()}-first`));
+      // The open connection is closed, new ones are closed before their TLS handshake ends; the
+      // client has seen the first go once the health check's or idle timeout's 500 ms have passed.
+      relay.sever();
+      await sleep(1000);
+      await assert.rejects(client.create(configMap('never-sent')), unreachable, name);
+    }
   });
 
   it("dials every socket as Go's dialer does: Nagle off, and TCP keep-alive from 15 s of silence, then each 15 s, 9 times", async () => {
