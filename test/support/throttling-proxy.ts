@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import {
+  constants,
   createSecureServer,
   type Http2SecureServer,
   type Http2ServerRequest,
@@ -32,7 +33,8 @@ interface Forwarded {
  * server: `throttle(seconds)` ends every answer in flight (the watches) and answers every request
  * with 429 and that Retry-After until `release()`. It ends TLS with its own certificate and
  * authenticates upstream with the config's client certificate. `goAwayOnNext` makes it end a
- * connection with a GOAWAY instead, as a server shutting down in error does.
+ * connection with a GOAWAY instead, as a server shutting down in error does; `refuseStreams` makes
+ * it refuse every HTTP/2 stream, as a server shutting down behind a load balancer may.
  */
 export class ThrottlingProxy {
   readonly #server: Http2SecureServer;
@@ -41,9 +43,12 @@ export class ThrottlingProxy {
   readonly #ca: string;
   #retryAfterSeconds: number | undefined;
   #goAway: { readonly code: number; readonly received: boolean } | undefined;
+  #refusing = false;
+  /** When (performance.now()) each refused stream came, in order. */
+  readonly refusedAt: number[] = [];
   /**
-   * `METHOD path` of every request the proxy got, in order, with ` 429` when it was turned away and
-   * ` GOAWAY` when it was answered with one.
+   * `METHOD path` of every request the proxy got, in order, with ` 429` when it was turned away,
+   * ` GOAWAY` when it was answered with one, and ` REFUSED` when its stream was refused.
    */
   readonly requests: string[] = [];
 
@@ -93,8 +98,14 @@ export class ThrottlingProxy {
     this.#goAway = { code, received };
   }
 
+  /** Closes every HTTP/2 stream that comes with REFUSED_STREAM, forwarding nothing, until `release`. */
+  refuseStreams(): void {
+    this.#refusing = true;
+  }
+
   release(): void {
     this.#retryAfterSeconds = undefined;
+    this.#refusing = false;
   }
 
   async close(): Promise<void> {
@@ -112,6 +123,12 @@ export class ThrottlingProxy {
       req.resume();
       const { id = 0, session } = req.stream;
       session?.goaway(goAway.code, goAway.received ? id : id - 2);
+      return;
+    }
+    if (this.#refusing) {
+      this.requests.push(`${line} REFUSED`);
+      this.refusedAt.push(performance.now());
+      req.stream.close(constants.NGHTTP2_REFUSED_STREAM);
       return;
     }
     const seconds = this.#retryAfterSeconds;

@@ -36,6 +36,23 @@ export function retryWaitMs(
   return seconds * 1000;
 }
 
+/** Go's HTTP/2 transport waits no longer than this between two sendings of one request. */
+const MAX_RESEND_DELAY_MS = 32_000;
+
+/**
+ * How long to wait before sending a request again that was sent `sendings` times already, each
+ * without an answer: a dead connection, a refused stream, a GOAWAY. As Go's HTTP/2 transport: no
+ * wait after the first sending, for a request whose connection died goes at once on a fresh one,
+ * then 1 s, 2 s, 4 s... up to 32 s, each with up to 10 % more at random, so that a server refusing
+ * every request (one shutting down behind a load balancer) is not sent them all within
+ * milliseconds, nor by many clients in step. The request's deadline bounds the whole.
+ */
+export function resendDelayMs(sendings: number): number {
+  if (sendings < 2) return 0;
+  const delay = Math.min(1000 * 2 ** (sendings - 2), MAX_RESEND_DELAY_MS);
+  return delay + delay * 0.1 * Math.random();
+}
+
 /** Socket errors of a connection that broke: reset, closed under a write, or found dead by TCP keep-alive. */
 const BROKEN: ReadonlySet<unknown> = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 

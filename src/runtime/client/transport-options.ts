@@ -15,10 +15,11 @@ export interface TransportOptions {
   readonly requestTimeoutMs?: number;
   /**
    * How many times a request is sent again after an answer asking to retry (429 Too Many
-   * Requests with Retry-After), as client-go's rest client. It also bounds how many dead
-   * kept-alive sockets one GET goes past: each leaves the pool as it fails, and a GET is sent
-   * again only while its socket was a reused one, so a fresh connection's failure ends it.
-   * Default: 10.
+   * Requests with Retry-After), as client-go's rest client. It also bounds how many times one
+   * request is sent again without an answer: a GET whose connection died, any request the server
+   * provably never had (a refused stream, one past a GOAWAY's last). The first such resend goes at
+   * once, the next after 1 s, 2 s, 4 s... as in Go's HTTP/2 transport, all within the request's
+   * `requestTimeoutMs`. Default: 10.
    */
   readonly maxRetries?: number;
   /**

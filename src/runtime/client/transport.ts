@@ -7,7 +7,7 @@ import { apiErrorFrom } from './api-error.ts';
 import { RequestTimeoutError } from './request-timeout-error.ts';
 import { clockTimeout } from '../clock/clock-timeout.ts';
 import { linkedSignal } from '../clock/linked-signal.ts';
-import { retryAfterSeconds, retryWaitMs } from './request-retry.ts';
+import { resendDelayMs, retryAfterSeconds, retryWaitMs } from './request-retry.ts';
 import { countRestRequest } from './rest-client-metrics.ts';
 import { markHealthChecked } from './health-checked.ts';
 import { sendHttp1 } from './http1-sending.ts';
@@ -67,9 +67,10 @@ export interface Transport {
  * answer) goes again on another connection, as Go's transport does, but a slow answer is waited
  * for, never asked for twice; other methods are sent again only when the server provably never
  * processed them (a refused stream, one past a GOAWAY's last), and otherwise fail with a
- * ConnectionLostError, for the server may have done them; a connection that cannot be made
- * fails the request with its error. Credentials are asked for before each request (a token file
- * is re-read, an exec plugin rerun on expiry) and dropped after a 401.
+ * ConnectionLostError, for the server may have done them. The first resend goes at once, later
+ * ones after a growing wait. A connection that cannot be made fails the request with its error.
+ * Credentials are asked for before each request (a token file is re-read, an exec plugin rerun on
+ * expiry) and dropped after a 401.
  *
  * @example
  * ```ts
@@ -117,10 +118,16 @@ export function transportFor(source: RestConfigSource, transportOptions: Transpo
 
   /**
    * Sends `req` with credentials until it is answered or may not go again, and resolves at the
-   * answer's head. Each dead connection leaves the pool as it fails, so this ends.
+   * answer's head, waiting between sendings from the second resend on (see `resendDelayMs`). Each
+   * dead connection leaves the pool as it fails, so this ends.
    */
   const open = async (req: OutgoingRequest): Promise<ServerAnswer> => {
     for (let retries = 0; ; retries++) {
+      const delay = resendDelayMs(retries);
+      if (delay > 0) {
+        await o.clock.sleep(delay, req.signal);
+        req.signal.throwIfAborted();
+      }
       const { headers, credentials } = await headersFor(req.headers, req.signal);
       const cert = credentials.clientCertificate ?? config.clientCertificate;
       const sent = await send({ ...req, headers }, cert);

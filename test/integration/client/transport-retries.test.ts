@@ -6,6 +6,7 @@ import { startEnvironment, type Environment } from '../../../src/envtest/index.t
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { RequestTimeoutError } from '../../../src/runtime/client/request-timeout-error.ts';
 import { transportFor, type Transport } from '../../../src/runtime/client/transport.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import type { RestConfig } from '../../../src/runtime/config/rest-config.ts';
@@ -111,6 +112,33 @@ describe('the transport sends a request again only when the server cannot have d
     proxy.goAwayOnNext(INTERNAL_ERROR, { received: true });
     await assert.rejects(client.create(configMap('maybe-done')), ConnectionLostError);
     assert.equal(posts().length, 3, 'a write the server may have done is not sent again');
+  });
+
+  it('sends a request the server refuses again at once, then after 1 s, then 2 s, until its deadline: not every retry within milliseconds', async () => {
+    const proxy = await ThrottlingProxy.start(direct);
+    proxies.push(proxy);
+    const deadlineMs = 4000;
+    const transport = transportFor(proxy.configFor(direct), { requestTimeoutMs: deadlineMs });
+    await newClient({ transport }).list(ConfigMapKind, { namespace: ns, limit: 1 });
+    // A server shutting down behind a load balancer: every stream refused, nothing processed.
+    proxy.refuseStreams();
+    try {
+      await assert.rejects(
+        transport.request({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps/refused` }),
+        RequestTimeoutError,
+      );
+    } finally {
+      proxy.release();
+    }
+    const sent = proxy.refusedAt;
+    const gaps = sent.slice(1).map((at, i) => at - (sent[i] ?? at));
+    // Sent at 0 and at once, then 1 s and 2 s later: a fifth sending would come 7 s after the first.
+    assert.ok(sent.length >= 3 && sent.length <= 4, `sent ${sent.length} times within ${deadlineMs} ms`);
+    const [first = Infinity, second = 0, third = Infinity] = gaps;
+    assert.ok(first < 1000, `sent again at once after the first refusal, not ${Math.round(first)} ms later`);
+    // Timers may fire a millisecond early on the clock read here.
+    assert.ok(second >= 990, `waited a second before the second resend, not ${Math.round(second)} ms`);
+    assert.ok(third >= 1990, `waited two before the third, not ${Math.round(third)} ms`);
   });
 
   /** Closes every connection through `proxy` and lets new ones through: a crash, as a client sees it. */
