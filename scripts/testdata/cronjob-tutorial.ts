@@ -125,7 +125,7 @@ const SCAFFOLD_APPLY = `  /** Makes the cluster match the CronJob's spec, then s
   async apply(cronJob: CronJob, signal: AbortSignal): Promise<Result> {
     // Compare cronJob.spec with the cluster here and write the difference (createOrUpdate, with
     // setControllerReference), then set Available from what is ready: True only for work done.
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     const generation = cronJob.metadata?.generation;
     const message = 'CronJobReconciler.apply makes nothing yet';
     setCondition(cronJob, { type: 'Available', status: 'Unknown', reason: 'NotImplemented', message });
@@ -149,7 +149,7 @@ const TUTORIAL_APPLY = `  // #region apply
    */
   async apply(cronJob: CronJob, signal: AbortSignal): Promise<Result> {
     const log = loggerFrom(signal);
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     const generation = cronJob.metadata?.generation;
     const now = new Date(this.clock.now());
 
@@ -343,7 +343,7 @@ export function jobFor(cronJob: CronJob, due: Date): Json<V1Job> & { metadata: {
       labels: { ...template.metadata?.labels },
       annotations: { ...template.metadata?.annotations, [SCHEDULED_TIME_ANNOTATION]: formatTime(due) },
     },
-    spec: structuredClone(template.spec),
+    spec: cloneJson(template.spec),
   };
   setControllerReference(cronJob, job);
   return job;
@@ -709,8 +709,8 @@ async function licenseHeader(dir: string): Promise<string> {
 function controllerEdits(): (readonly [string, string])[] {
   return [
     [
-      "import {\n  containsFinalizer,\n",
-      "import type { V1Job, V1ObjectReference } from '@kubernetes/client-node';\nimport {\n  containsFinalizer,\n",
+      "import {\n  cloneJson,\n  containsFinalizer,\n",
+      "import type { V1Job, V1ObjectReference } from '@kubernetes/client-node';\nimport {\n  cloneJson,\n  containsFinalizer,\n",
     ],
     ['  finalize,\n', '  finalize,\n  formatTime,\n  getControllerOf,\n'],
     ['  isBeingDeleted,\n  isConflict,\n', '  isAlreadyExists,\n  isBeingDeleted,\n  isConflict,\n  isNotFound,\n  JobKind,\n'],

@@ -135,6 +135,8 @@ export { KubeconfigError } from './config/kubeconfig-file.ts';
 export { Cache, newCache, type CacheOptions, type KindCacheOptions } from './cache/cache.ts';
 /** One kind's shared informer: `addEventHandler`, `hasSynced`, `waitForSync`, `addIndex`. */
 export { SharedInformer } from './cache/informer.ts';
+/** A mutable deep copy of a JSON object, as Go's DeepCopy (what cached reads return). */
+export { cloneJson } from './cache/copy-on-read.ts';
 /** What informers tell handlers: add, update (old and new), delete. */
 export { type EventHandler, type HandlerRegistration } from './cache/event-handler.ts';
 /** Index functions of the cache's store. */

@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import {
+  cloneJson,
   containsFinalizer,
   done,
   finalize,
@@ -92,7 +93,7 @@ export class AdmiralReconciler implements Reconciler {
   async apply(admiral: Admiral, signal: AbortSignal): Promise<Result> {
     // Compare admiral.spec with the cluster here and write the difference (createOrUpdate, with
     // setControllerReference), then set Available from what is ready: True only for work done.
-    const before = structuredClone(admiral.status);
+    const before = cloneJson(admiral.status);
     const generation = admiral.metadata?.generation;
     const message = 'AdmiralReconciler.apply makes nothing yet';
     setCondition(admiral, { type: 'Available', status: 'Unknown', reason: 'NotImplemented', message });
@@ -127,7 +128,7 @@ export class AdmiralReconciler implements Reconciler {
     const deleting = isBeingDeleted(admiral);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(admiral, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(admiral.status);
+    const before = cloneJson(admiral.status);
     setCondition(admiral, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(admiral, before, signal).catch((writeErr: unknown) => {

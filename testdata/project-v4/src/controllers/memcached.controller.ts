@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   DeploymentKind,
   ServiceKind,
+  cloneJson,
   createOrUpdate,
   done,
   finalize,
@@ -111,7 +112,7 @@ export class MemcachedReconciler implements Reconciler {
       signal,
     );
 
-    const before = structuredClone(memcached.status);
+    const before = cloneJson(memcached.status);
     const replicas = memcached.spec.replicas ?? 1;
     const readyReplicas = deployment.status?.readyReplicas ?? 0;
     for (const condition of rolloutConditions(readyReplicas, replicas)) setCondition(memcached, condition);
@@ -165,7 +166,7 @@ export class MemcachedReconciler implements Reconciler {
     const deleting = isBeingDeleted(memcached);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(memcached, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(memcached.status);
+    const before = cloneJson(memcached.status);
     setCondition(memcached, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(memcached, before, signal).catch((writeErr: unknown) => {

@@ -13,6 +13,10 @@ import type { Memcached } from '../api/v1/memcached.types.ts';
 /** The name of the container, and of the port the Service sends traffic to. */
 const CONTAINER_NAME = 'memcached';
 const PORT_NAME = 'http';
+/** What the container runs instead of its image's entrypoint (`--image-container-command`). */
+const COMMAND: readonly string[] = ['memcached', '--memory-limit=64', '-o', 'modern', '-v'];
+/** The user the container runs as (`--run-as-user`): never root. */
+const RUN_AS_USER = 1001;
 
 /** The labels of a Memcached's Pods: its Deployment selects them, and so does its Service. */
 export function selectorLabels(memcached: Memcached): Record<string, string> {
@@ -39,6 +43,8 @@ export function mutateDeployment(memcached: Memcached, deployment: JsonInput<V1D
   const container =
     podSpec.containers.find((c) => c.name === CONTAINER_NAME) ?? addContainer(podSpec.containers);
   container.image = memcached.spec.image;
+  container.command = [...COMMAND];
+  container.securityContext = { ...container.securityContext, runAsNonRoot: true, runAsUser: RUN_AS_USER };
   container.ports = [{ name: PORT_NAME, containerPort: memcached.spec.port, protocol: 'TCP' }];
 }
 

@@ -70,6 +70,14 @@ test('MemcachedReconciler', async (t) => {
     assert.deepEqual(memcached.metadata?.finalizers, [MEMCACHED_FINALIZER]);
     const deployment = await mustGet(DeploymentKind);
     assert.equal(deployment.spec?.template.spec?.containers[0]?.image, 'memcached:1.6.26-alpine3.19');
+    assert.deepEqual(deployment.spec?.template.spec?.containers[0]?.command, [
+      'memcached',
+      '--memory-limit=64',
+      '-o',
+      'modern',
+      '-v',
+    ]);
+    assert.equal(deployment.spec?.template.spec?.containers[0]?.securityContext?.runAsUser, 1001);
     assert.equal(getControllerOf(deployment)?.uid, memcached.metadata?.uid);
     const service = await mustGet(ServiceKind);
     assert.equal(service.spec?.ports?.[0]?.port, 11211);

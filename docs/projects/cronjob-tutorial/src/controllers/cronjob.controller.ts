@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { V1Job, V1ObjectReference } from '@kubernetes/client-node';
 import {
+  cloneJson,
   containsFinalizer,
   done,
   finalize,
@@ -128,7 +129,7 @@ export class CronJobReconciler implements Reconciler {
    */
   async apply(cronJob: CronJob, signal: AbortSignal): Promise<Result> {
     const log = loggerFrom(signal);
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     const generation = cronJob.metadata?.generation;
     const now = new Date(this.clock.now());
 
@@ -266,7 +267,7 @@ export class CronJobReconciler implements Reconciler {
     const deleting = isBeingDeleted(cronJob);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(cronJob, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     setCondition(cronJob, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(cronJob, before, signal).catch((writeErr: unknown) => {
@@ -354,7 +355,7 @@ export function jobFor(cronJob: CronJob, due: Date): Json<V1Job> & { metadata: {
       labels: { ...template.metadata?.labels },
       annotations: { ...template.metadata?.annotations, [SCHEDULED_TIME_ANNOTATION]: formatTime(due) },
     },
-    spec: structuredClone(template.spec),
+    spec: cloneJson(template.spec),
   };
   setControllerReference(cronJob, job);
   return job;

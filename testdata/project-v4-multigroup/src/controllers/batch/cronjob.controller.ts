@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import {
+  cloneJson,
   containsFinalizer,
   done,
   finalize,
@@ -103,7 +104,7 @@ export class CronJobReconciler implements Reconciler {
   async apply(cronJob: CronJob, signal: AbortSignal): Promise<Result> {
     // Compare cronJob.spec with the cluster here and write the difference (createOrUpdate, with
     // setControllerReference), then set Available from what is ready: True only for work done.
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     const generation = cronJob.metadata?.generation;
     const jobs = await this.client.list(JobKind, {
       namespace: cronJob.metadata?.namespace ?? '',
@@ -144,7 +145,7 @@ export class CronJobReconciler implements Reconciler {
     const deleting = isBeingDeleted(cronJob);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(cronJob, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(cronJob.status);
+    const before = cloneJson(cronJob.status);
     setCondition(cronJob, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(cronJob, before, signal).catch((writeErr: unknown) => {

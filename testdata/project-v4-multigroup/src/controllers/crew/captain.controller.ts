@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import {
+  cloneJson,
   containsFinalizer,
   done,
   finalize,
@@ -92,7 +93,7 @@ export class CaptainReconciler implements Reconciler {
   async apply(captain: Captain, signal: AbortSignal): Promise<Result> {
     // Compare captain.spec with the cluster here and write the difference (createOrUpdate, with
     // setControllerReference), then set Available from what is ready: True only for work done.
-    const before = structuredClone(captain.status);
+    const before = cloneJson(captain.status);
     const generation = captain.metadata?.generation;
     const message = 'CaptainReconciler.apply makes nothing yet';
     setCondition(captain, { type: 'Available', status: 'Unknown', reason: 'NotImplemented', message });
@@ -127,7 +128,7 @@ export class CaptainReconciler implements Reconciler {
     const deleting = isBeingDeleted(captain);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(captain, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(captain.status);
+    const before = cloneJson(captain.status);
     setCondition(captain, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(captain, before, signal).catch((writeErr: unknown) => {

@@ -8,6 +8,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import {
+  cloneJson,
   containsFinalizer,
   done,
   finalize,
@@ -92,7 +93,7 @@ export class FrigateReconciler implements Reconciler {
   async apply(frigate: Frigate, signal: AbortSignal): Promise<Result> {
     // Compare frigate.spec with the cluster here and write the difference (createOrUpdate, with
     // setControllerReference), then set Available from what is ready: True only for work done.
-    const before = structuredClone(frigate.status);
+    const before = cloneJson(frigate.status);
     const generation = frigate.metadata?.generation;
     const message = 'FrigateReconciler.apply makes nothing yet';
     setCondition(frigate, { type: 'Available', status: 'Unknown', reason: 'NotImplemented', message });
@@ -127,7 +128,7 @@ export class FrigateReconciler implements Reconciler {
     const deleting = isBeingDeleted(frigate);
     const reason = deleting ? 'CleanupFailed' : 'ReconcileFailed';
     this.events.event(frigate, 'Warning', reason, deleting ? 'Finalize' : 'Reconcile', message);
-    const before = structuredClone(frigate.status);
+    const before = cloneJson(frigate.status);
     setCondition(frigate, { type: 'Degraded', status: 'True', reason, message });
     // A failing status write must not hide the error being reported: the event carries it.
     await this.writeStatus(frigate, before, signal).catch((writeErr: unknown) => {

@@ -17,7 +17,7 @@ import { SharedInformer } from './informer.ts';
 import { ApiFallback } from './api-fallback.ts';
 import type { IndexFunc } from './store.ts';
 import { readLabelSelector, selectObjects } from './list-query.ts';
-import { cloneJson } from './copy-on-read.ts';
+import { readCopy } from './copy-on-read.ts';
 import { errorMessage } from '../log/error-message.ts';
 import { stripManagedFields, type Transform } from './transform.ts';
 import type { ShardSelection } from './shard-selection.ts';
@@ -70,7 +70,9 @@ export interface CacheOptions {
   /**
    * A watch that has delivered neither event nor bookmark for this long is restarted on a new
    * request: its connection may have died silently, which over HTTP/1.1 nothing else notices. The
-   * API server sends a bookmark at least once a minute. Default: 75 000.
+   * API server's watch cache sends a bookmark about once a minute; where a restarted watch goes
+   * silent as long without one, the server sends none for the kind, and its quiet watches are left
+   * open until a bookmark comes. Default: 75 000.
    */
   readonly watchIdleTimeoutMs?: number;
   /**
@@ -218,12 +220,15 @@ export class Cache implements CacheReader {
     requireResourceName(key.name);
     const informer = await this.#synced(kind, key.namespace, options.signal);
     const obj = informer.store.get(keyString(kind.namespaced ? key : { name: key.name }));
-    return obj && cloneJson(obj);
+    return obj && readCopy(obj, options);
   }
 
   async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
     const informer = await this.#synced(kind, options.namespace, options.signal);
-    return { items: selectObjects(informer.store, kind, options).map(cloneJson), resourceVersion: '' };
+    return {
+      items: selectObjects(informer.store, kind, options).map((obj) => readCopy(obj, options)),
+      resourceVersion: '',
+    };
   }
 
   async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {

@@ -15,6 +15,9 @@ export interface HealthCheck {
  */
 const ASSUMED_MAX_STREAMS = 100;
 
+/** HTTP/2's NO_ERROR: a GOAWAY of a server shutting down gracefully. */
+const NO_ERROR = 0;
+
 /** A timer this late was held by a blocked event loop, not by a silent connection. */
 const LATE_TIMER_MS = 100;
 
@@ -50,6 +53,8 @@ export class Http2Connection {
   #draining = false;
   /** Why the connection was closed as dead, once it was. */
   #lost: string | undefined;
+  /** What the server's GOAWAY said, once one came: its error code and the last stream it took. */
+  #goAway: { readonly code: number; readonly lastStreamId: number } | undefined;
 
   constructor(session: ClientHttp2Session, socket: TLSSocket, health: HealthCheck, onClose: () => void) {
     this.#session = session;
@@ -59,7 +64,14 @@ export class Http2Connection {
     this.#bytesSeen = this.#bytesAtCheck;
     session.on('error', () => undefined);
     session.once('remoteSettings', () => (this.#settled = true));
-    session.once('goaway', () => (this.#draining = true));
+    session.on('goaway', (code: number, lastStreamId: number) => {
+      this.#draining = true;
+      // A second GOAWAY may lower the last stream; an error code, once given, stands (as Go reads them).
+      this.#goAway = {
+        code: this.#goAway?.code || code,
+        lastStreamId: Math.min(lastStreamId, this.#goAway?.lastStreamId ?? lastStreamId),
+      };
+    });
     session.once('close', () => {
       clearInterval(this.#timer);
       onClose();
@@ -90,6 +102,19 @@ export class Http2Connection {
   /** Why it was closed as dead, if it was: a failed health check, or a connection that broke. */
   get lost(): string | undefined {
     return this.#lost ?? (this.#session.destroyed ? 'the connection closed' : undefined);
+  }
+
+  /**
+   * Whether the server said it never had `stream`: its GOAWAY's last stream is a lower one, so the
+   * request may go again whatever its method, as in Go's transport. Not the connection's first
+   * stream after a GOAWAY with an error code: a server that fails a fresh connection so would
+   * likely fail the next one too (Go's rule).
+   */
+  neverHad(stream: ClientHttp2Stream): boolean {
+    const goAway = this.#goAway;
+    const id = stream.id;
+    if (goAway === undefined || id === undefined || id <= goAway.lastStreamId) return false;
+    return id !== 1 || goAway.code === NO_ERROR;
   }
 
   /**

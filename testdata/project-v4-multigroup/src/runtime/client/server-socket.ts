@@ -6,6 +6,26 @@ import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import type { ClientCertificate, RestConfig } from '../config/rest-config.ts';
 import { nodeHttp } from '../server/node-http.ts';
 
+/**
+ * TCP keep-alive as Go's dialer sets it on every connection (net.Dialer's defaults since Go 1.23;
+ * the idle time has been 15 s since Go 1.13): the first probe after 15 s of silence, then one each
+ * 15 s, and the connection is reset after 9 unanswered, about 2.5 minutes after a path died. A
+ * watch on a quiet kind is idle for most of each minute between its bookmarks: probes each second
+ * would mean traffic on every quiet watch, and a network blackout of a few seconds would reset every
+ * connection at once.
+ */
+export const KEEP_ALIVE_IDLE_MS = 15_000;
+const KEEP_ALIVE_INTERVAL_MS = 15_000;
+const KEEP_ALIVE_PROBES = 9;
+
+/**
+ * Sets Go's TCP keep-alive on `socket`. A Node whose setKeepAlive takes no interval and count
+ * ignores them, and probes each second, 10 times, after the 15 s.
+ */
+export function probeWhenIdle(socket: Socket): void {
+  socket.setKeepAlive(true, KEEP_ALIVE_IDLE_MS, KEEP_ALIVE_INTERVAL_MS, KEEP_ALIVE_PROBES);
+}
+
 /** Where a connection goes and how it is secured: one API server, one client certificate. */
 export interface ServerEndpoint {
   readonly config: RestConfig;
@@ -18,7 +38,9 @@ export interface ServerEndpoint {
  * Opens a TLS connection to the API server, through its kubeconfig's `proxy-url` when it has one
  * (a CONNECT tunnel, in which TLS and ALPN go end to end, so HTTP/2 passes a proxy that allows the
  * tunnel), offering the ALPN protocols given. The socket's `alpnProtocol` says what the server
- * chose. Rejects when `signal` aborts first.
+ * chose. Rejects when `signal` aborts first. As Go's dialer, it turns Nagle's algorithm off (a
+ * request's last partial segment would otherwise wait for the ACK of the one before) and TCP
+ * keep-alive on ({@link probeWhenIdle}).
  */
 export async function connectToServer(
   endpoint: ServerEndpoint,
@@ -30,13 +52,15 @@ export async function connectToServer(
   const host = hostOf(server);
   const port = Number(server.port || 443);
   const tunnel = config.proxyUrl ? await tunnelThrough(config.proxyUrl, host, port, signal) : undefined;
+  // TLS on a socket given takes no noDelay of its own: the tunnel's is the one that counts.
+  tunnel?.setNoDelay(true);
   const tls = process.getBuiltinModule('node:tls');
   const cert = endpoint.clientCertificate;
   const servername = config.tlsServerName ?? host;
   const options: ConnectionOptions = {
     // Through a tunnel, `host` is still the name the certificate is checked against: an address
     // given no servername would otherwise be checked as "localhost".
-    ...(tunnel ? { socket: tunnel, host } : { host, port }),
+    ...(tunnel ? { socket: tunnel, host } : { host, port, noDelay: true }),
     ALPNProtocols: [...alpnProtocols],
     // SNI takes a name, never an address.
     ...(process.getBuiltinModule('node:net').isIP(servername) ? {} : { servername }),
@@ -46,6 +70,7 @@ export async function connectToServer(
     rejectUnauthorized: !config.insecureSkipTlsVerify,
   };
   const socket = tls.connect(options);
+  probeWhenIdle(socket);
   return settleOn(socket, 'secureConnect', signal).then(() => socket);
 }
 

@@ -64,10 +64,30 @@ export function createLogger(options: LoggerOptions = {}, fields: LogFields = {}
     warn: (msg, extra) => emit('warn', msg, extra),
     info: (msg, extra) => emit('info', msg, extra),
     debug: (msg, extra) => emit('debug', msg, extra),
-    child: (more) =>
-      createLogger(options, Object.fromEntries([...safeEntries(fields), ...safeEntries(more)])),
+    child: (more) => createLogger(options, mergedFields(fields, more)),
     enabled: (level) => SEVERITY[level] <= threshold,
   };
+}
+
+/**
+ * A child's fields: a spread, which a logger made per reconcile needs to be cheap. The safe merge
+ * instead when a getter of `more` throws, or when a Symbol key is there: it names a Symbol key as
+ * lines write it (`Symbol(x)`), so a parent's stays before the child's fields and a child's
+ * `"Symbol(x)"` replaces it, where a spread would keep both apart. Each line reads them again
+ * through safeEntries.
+ */
+function mergedFields(fields: LogFields, more: LogFields): LogFields {
+  try {
+    if (
+      Object.getOwnPropertySymbols(fields).length === 0 &&
+      Object.getOwnPropertySymbols(more).length === 0
+    ) {
+      return { ...fields, ...more };
+    }
+  } catch {
+    // A getter or a proxy that throws: the safe merge marks it.
+  }
+  return Object.fromEntries([...safeEntries(fields), ...safeEntries(more)]);
 }
 
 /**

@@ -8,7 +8,7 @@ import { keyString, type ObjectKey } from '../client/object-key.ts';
 import type { GetOptions, ListOptions, ObjectList } from '../client/options.ts';
 import { requireResourceName } from '../client/resource-path.ts';
 import type { Transport } from '../client/transport.ts';
-import { cloneJson } from './copy-on-read.ts';
+import { readCopy } from './copy-on-read.ts';
 import type { SharedInformer } from './informer.ts';
 import { selectObjects } from './list-query.ts';
 
@@ -46,7 +46,7 @@ export class ApiFallback implements Reader {
       signal: options.signal,
     });
     const obj = informer.storeOf(items).get(keyString(namespace ? key : { name: key.name }));
-    return obj && cloneJson(obj);
+    return obj && readCopy(obj, options);
   }
 
   async list<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<ObjectList<Json<T>>> {
@@ -59,7 +59,10 @@ export class ApiFallback implements Reader {
       for (const item of await this.#read(kind, informer, scope || undefined, read)) items.push(item);
     }
     const store = informer.storeOf(items);
-    return { items: selectObjects(store, kind, options).map(cloneJson), resourceVersion: '' };
+    return {
+      items: selectObjects(store, kind, options).map((obj) => readCopy(obj, options)),
+      resourceVersion: '',
+    };
   }
 
   async listAll<T extends KubeObject>(kind: Kind<T>, options: ListOptions = {}): Promise<Json<T>[]> {

@@ -16,6 +16,7 @@ import { readList } from './list-reader.ts';
 import type { ShardSelection } from './shard-selection.ts';
 import { isTooLargeResourceVersion } from './too-large-resource-version.ts';
 import { watchEvents } from './watch-events.ts';
+import { WatchSilence } from './watch-silence.ts';
 
 /**
  * Where a reflector writes what it lists and watches. A list is `listStart`, its objects in
@@ -61,10 +62,9 @@ export interface ReflectorOptions {
    * A watch that has delivered neither event nor bookmark for this long is restarted: its
    * connection may have died without a word. Only where nothing else notices, and only where
    * silence says so: on a connection no health check watches (HTTP/1.1; HTTP/2's PING notices a
-   * dead path), once the reflector's watches have had a bookmark. The API server's watch cache
-   * sends one at least once a minute to a watch that asks for them, as ours do; a server without
-   * a watch cache for the kind (--watch-cache=false, some aggregated APIs) sends none, and its
-   * quiet watches are left to their timeoutSeconds. Default: 75 000.
+   * dead path), from the watch's start, unless the server has shown it sends no bookmarks for the
+   * kind (see {@link WatchSilence}). The API server's watch cache sends one about once a minute to
+   * a watch that asks for them, as ours do. Default: 75 000.
    */
   readonly watchIdleTimeoutMs?: number;
   /** Pauses after errors. Default: 800 ms doubling to 30 s, with jitter. */
@@ -125,8 +125,8 @@ export class Reflector {
   #lastError: unknown;
   /** Whether the last list's metadata echoed the shard selector: the server applied it. */
   #serverSharded = false;
-  /** Whether a watch has had a bookmark since the last one restarted as silent: silence then means a dead path. */
-  #bookmarks = false;
+  /** Whether a silent watch is restarted: what the server's bookmarks have shown so far. */
+  readonly #silence = new WatchSilence();
 
   constructor(options: ReflectorOptions) {
     this.#o = {
@@ -278,14 +278,18 @@ export class Reflector {
       deadline = setTimeout(() => ended.abort(), timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS);
       const guarded = !isHealthChecked(res);
       const guard = (): void => {
-        idle ??= setTimeout(() => this.#silent(ended), this.#o.watchIdleTimeoutMs);
+        idle ??= setTimeout(() => {
+          // Fired: an event's refresh() must not arm it again unless a bookmark says so.
+          idle = undefined;
+          this.#silent(ended);
+        }, this.#o.watchIdleTimeoutMs);
       };
-      if (guarded && this.#bookmarks) guard();
+      if (guarded && this.#silence.guards) guard();
       try {
         for await (const event of watchEvents(res)) {
           idle?.refresh();
           if (event.type === 'BOOKMARK') {
-            this.#bookmarks = true;
+            this.#silence.bookmark();
             if (guarded) guard();
           }
           if (event.type === 'ERROR')
@@ -314,17 +318,20 @@ export class Reflector {
   }
 
   /**
-   * Ends a watch silent past `watchIdleTimeoutMs`. Its successor is guarded again only once it has
-   * had a bookmark: a server that stopped sending them (a watch cache re-initialising after a
-   * restart) costs one restart, not one per idle timeout.
+   * A watch silent past `watchIdleTimeoutMs`: ended, to be resumed on a new connection, unless it
+   * shows that the server sends no bookmarks for the kind.
    */
   #silent(ended: AbortController): void {
-    this.#o.logger.info('watch silent, restarting it', {
-      kind: this.#o.kind.kind,
-      silentMs: this.#o.watchIdleTimeoutMs,
-    });
-    this.#bookmarks = false;
-    ended.abort();
+    const fields = { kind: this.#o.kind.kind, silentMs: this.#o.watchIdleTimeoutMs };
+    if (this.#silence.restarts()) {
+      this.#o.logger.info('watch silent, restarting it', fields);
+      ended.abort();
+    } else {
+      this.#o.logger.info(
+        'no bookmark from the server since a silent watch was restarted: quiet watches are left open',
+        fields,
+      );
+    }
   }
 
   /** A metadata-only event's object says PartialObjectMetadata: it is an object of the kind. */

@@ -18,12 +18,26 @@ export interface ListOptions {
   readonly limit?: number;
   /** Token of the next page, from the previous page's `continue`. Default: first page. */
   readonly continue?: string;
+  /**
+   * Through the cache, the cache's own object instead of a copy, as controller-runtime's
+   * UnsafeDisableDeepCopy: for reads that only look. It is frozen, so a change to it throws;
+   * copy it (`cloneJson`) to change it. The API server's answers are the caller's own whatever
+   * this says. Default: false.
+   */
+  readonly unsafeDisableDeepCopy?: boolean;
   /** Default: none. */
   readonly signal?: AbortSignal;
 }
 
 /** Options of `get`. */
 export interface GetOptions {
+  /**
+   * Through the cache, the cache's own object instead of a copy, as controller-runtime's
+   * UnsafeDisableDeepCopy: for reads that only look. It is frozen, so a change to it throws;
+   * copy it (`cloneJson`) to change it. The API server's answers are the caller's own whatever
+   * this says. Default: false.
+   */
+  readonly unsafeDisableDeepCopy?: boolean;
   /** Default: none. */
   readonly signal?: AbortSignal;
 }

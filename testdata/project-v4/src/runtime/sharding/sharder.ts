@@ -22,7 +22,7 @@ import { Workqueue } from '../workqueue/workqueue.ts';
 import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
-import { RingMembership, type MoveAway } from './ring-membership.ts';
+import { RingMembership, type ExpiredProcess, type MoveAway } from './ring-membership.ts';
 import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
@@ -47,7 +47,7 @@ export interface SharderOptions {
   readonly logger: Logger;
   readonly registry: Registry;
   /** See RingMembershipOptions.expiredProcess. */
-  readonly expiredProcess?: string;
+  readonly expiredProcess?: ExpiredProcess;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -107,6 +107,9 @@ export class Sharder {
   #drainChildren = new Map<string, readonly Child[]>();
   #ring = new HashRing([]);
   #resyncAt = 0;
+  /** When the resync {@link #resyncSoon} asked for is due, and when it was first asked (monotonic). */
+  #soonAt = Number.POSITIVE_INFINITY;
+  #soonSince: number | undefined;
   /** When the Leases were last checked (monotonic), and the check in flight. */
   #checkedAt = 0;
   /**
@@ -115,6 +118,12 @@ export class Sharder {
    * that resync listed, and the unassigned watch never sees a labelled object.
    */
   #followUp = false;
+  /** Aborts the resync in progress, when the ring changes under it. */
+  #resyncing: AbortController | undefined;
+  /** The ring's membership, once the sharder's caches have synced. */
+  #membership: RingMembership | undefined;
+  /** The shards that left the ring and whose objects a resync has yet to move. */
+  readonly #departed = new Set<string>();
   #checking: Promise<void> | undefined;
   /** Ends the pause between checks when a Lease changes, or skips it when one changed meanwhile. */
   readonly #pause: WakeablePause;
@@ -151,11 +160,15 @@ export class Sharder {
       ],
     });
     const leases = cache.informerFor<V1Lease>(LeaseKind);
-    leases.addEventHandler({
-      onAdd: () => this.#pause.wake(),
-      onUpdate: () => this.#pause.wake(),
-      onDelete: () => this.#pause.wake(),
-    });
+    const changed = (): void => {
+      this.#pause.wake();
+      // A resync in progress (a long list, say) must not hold back a shard's death or arrival.
+      if (this.#resyncing && this.#membership)
+        this.#checkRing(this.#membership).catch((err: unknown) =>
+          logger.error('sharder check of the ring failed', { ring, err }),
+        );
+    };
+    leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
     this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
     cache.start(signal);
     signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
@@ -169,8 +182,10 @@ export class Sharder {
       clock: this.#o.clock,
       logger,
       metrics: this.#metrics,
+      retryPeriod: this.#o.retryPeriod,
       ...(this.#o.expiredProcess === undefined ? {} : { expiredProcess: this.#o.expiredProcess }),
     });
+    this.#membership = membership;
     const workers = Array.from({ length: this.#o.concurrentMoves }, () => this.#assignLoop(membership));
     try {
       await this.#watchRing(membership, signal);
@@ -192,25 +207,38 @@ export class Sharder {
     while (!signal.aborted) {
       await this.#checkRing(membership);
       const ring = this.#ring;
-      if (clock.monotonic() >= this.#resyncAt) {
+      if (clock.monotonic() >= Math.min(this.#resyncAt, this.#soonAt)) {
         // A sooner resync asked for while this one runs (a drained object assigned, whose
-        // controlled objects must follow) lowers this, and is kept below.
+        // controlled objects must follow) lowers these, and is kept below.
         this.#resyncAt = Number.POSITIVE_INFINITY;
-        const settled = await this.#resync(membership, ring, signal).catch((err: unknown) => {
-          if (!signal.aborted) logger.error('sharder resync failed', { ring: this.#o.ring, err });
-          return false;
-        });
+        this.#soonAt = Number.POSITIVE_INFINITY;
+        this.#soonSince = undefined;
+        // A failed resync is tried again a retry period later; one with a write that lost a race
+        // (a newer object), shortly; one cut short by a change of the ring, at once (below).
+        const resyncing = new AbortController();
+        this.#resyncing = resyncing;
+        const next = await this.#resync(membership, ring, AbortSignal.any([signal, resyncing.signal]))
+          .then(
+            (settled) => (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS),
+            (err: unknown) => {
+              if (!signal.aborted && this.#ring === ring)
+                logger.error('sharder resync failed', { ring: this.#o.ring, err });
+              return retryPeriod;
+            },
+          )
+          .finally(() => (this.#resyncing = undefined));
         // A ring changed meanwhile is resynced at once.
         if (this.#ring === ring) {
-          const next = settled ? resyncPeriod : RESYNC_DEBOUNCE_MS;
           const due = clock.monotonic() + (this.#followUp ? Math.min(next, retryPeriod) : next);
           this.#resyncAt = Math.min(this.#resyncAt, due);
           this.#followUp = false;
         }
       }
-      // A shard's Lease expiring makes no event: the check is timed for it, not the next period.
+      // A shard's Lease expiring makes no event: the check is timed for it, not the next period;
+      // and a resync due sooner (after a lost race) runs when due.
       const expiry = membership.nextExpiryIn();
-      const wait = expiry === undefined ? retryPeriod : Math.min(retryPeriod, expiry + EXPIRY_MARGIN_MS);
+      const due = Math.min(this.#resyncAt, this.#soonAt) - clock.monotonic();
+      const wait = Math.max(0, Math.min(retryPeriod, (expiry ?? Infinity) + EXPIRY_MARGIN_MS, due));
       await this.#pause.pause(wait, signal);
     }
   }
@@ -226,9 +254,15 @@ export class Sharder {
       this.#checkedAt = this.#o.clock.monotonic();
       if (ring.sameShards(this.#ring)) return;
       this.#o.logger.info('ring changed', { ring: this.#o.ring, shards: ring.shards });
+      // A new sharder's first ring has no shards before it: the dead Leases tell which left.
+      for (const shard of [...this.#ring.shards, ...membership.deadShards()])
+        if (!ring.shards.includes(shard)) this.#departed.add(shard);
+      for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
       this.#followUp = true;
+      // Planned for the ring before: what it still lists or writes is left to the next one.
+      this.#resyncing?.abort();
       this.#requeueUnassigned();
     })().finally(() => (this.#checking = undefined));
     await this.#checking;
@@ -269,7 +303,8 @@ export class Sharder {
     if (!shard) return;
     const children = this.#drainChildren.get(item);
     if (children) {
-      await this.#moveChildren(children, shard);
+      // A child left behind moves on its own in the next resync: soon, not a resync period later.
+      if (!(await this.#moveChildren(obj, children, shard))) this.#resyncSoon();
       this.#drainChildren.delete(item);
     }
     await this.#write(obj, { [this.#shardLabel]: shard, [this.#drainLabel]: null });
@@ -282,8 +317,21 @@ export class Sharder {
         (this.#o.clock.monotonic() - marked) / 1000,
       );
       // Controlled objects the last resync did not list (created since) follow in the next one.
-      this.#resyncAt = Math.min(this.#resyncAt, this.#o.clock.monotonic() + RESYNC_DEBOUNCE_MS);
+      this.#resyncSoon();
     }
+  }
+
+  /**
+   * Asks for a resync shortly: a debounce after the last such request, and at the latest a retry
+   * period after the first since the last resync, so that a burst of them (a join's drained
+   * objects, assigned one after the other) lists the ring once a retry period, not once a debounce.
+   */
+  #resyncSoon(): void {
+    const now = this.#o.clock.monotonic();
+    this.#soonSince ??= now;
+    this.#soonAt = Math.min(now + RESYNC_DEBOUNCE_MS, this.#soonSince + this.#o.retryPeriod);
+    // The loop's pause in progress was timed before this.
+    this.#pause.wake();
   }
 
   /** A ring kind's object hashes by its own key; a controlled one goes to its owner's live shard. */
@@ -313,14 +361,48 @@ export class Sharder {
    */
   async #resync(membership: RingMembership, ring: HashRing, signal: AbortSignal): Promise<boolean> {
     if (ring.shards.length === 0) return true;
-    const plans: Plan[] = [];
-    const drainChildren = new Map<string, readonly Child[]>();
-    for (const ringKind of this.#o.kinds)
-      plans.push(...(await this.#planKind(ringKind, ring, drainChildren, signal)));
-    this.#drainChildren = drainChildren;
     let settled = true;
-    // In the order planned: each owner with its children, one after the other, and the owners
-    // first, so that objects become reconciled on their new shard from the first write on.
+    const departed = [...this.#departed];
+    if (departed.length > 0) {
+      // The objects of the shards that left first, listed by their label: their moves need not
+      // wait for a list of the whole ring, three times as long with two children each.
+      const selector = `${this.#shardLabel} in (${departed.join(',')})`;
+      const plans = await this.#plan(ring, new Map(), signal, selector);
+      settled = await this.#carryOutAll(plans, membership, ring, signal);
+      if (this.#ring !== ring) return false;
+      for (const shard of departed) this.#departed.delete(shard);
+    }
+    const drainChildren = new Map<string, readonly Child[]>();
+    const plans = await this.#plan(ring, drainChildren, signal);
+    this.#drainChildren = drainChildren;
+    return (await this.#carryOutAll(plans, membership, ring, signal)) && settled;
+  }
+
+  /** The drains and moves of every ring kind, of the objects `selector` (all when undefined) selects. */
+  async #plan(
+    ring: HashRing,
+    drainChildren: Map<string, readonly Child[]>,
+    signal: AbortSignal,
+    selector?: string,
+  ): Promise<Plan[]> {
+    const plans: Plan[] = [];
+    for (const ringKind of this.#o.kinds)
+      plans.push(...(await this.#planKind(ringKind, ring, drainChildren, signal, selector)));
+    return plans;
+  }
+
+  /**
+   * Writes `plans` in the order planned: each owner with its children, one after the other, and
+   * the owners first, so that objects become reconciled on their new shard from the first write
+   * on. False when some write lost a race, or the ring changed meanwhile.
+   */
+  async #carryOutAll(
+    plans: readonly Plan[],
+    membership: RingMembership,
+    ring: HashRing,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    let settled = true;
     let next = 0;
     const { clock, retryPeriod } = this.#o;
     const worker = async (): Promise<void> => {
@@ -345,6 +427,7 @@ export class Sharder {
     ring: HashRing,
     drainChildren: Map<string, readonly Child[]>,
     signal: AbortSignal,
+    selector: string | undefined,
   ): Promise<Plan[]> {
     const plans: Plan[] = [];
     const live = new Set(ring.shards);
@@ -353,7 +436,7 @@ export class Sharder {
     /** The children of each owner that moves or is drained, by its ring key. */
     const handedOver = new Map<string, Child[]>();
     const owners: { plan: Plan; key: string }[] = [];
-    for (const obj of await this.#list(ringKind.kind, signal)) {
+    for (const obj of await this.#list(ringKind.kind, signal, selector)) {
       const labels = obj.metadata?.labels ?? {};
       const current = labels[this.#shardLabel];
       const key = ringKeyOf(ringKind.kind, obj);
@@ -380,7 +463,7 @@ export class Sharder {
     }
     const strays: Plan[] = [];
     for (const kind of ringKind.controlled) {
-      for (const obj of await this.#list(kind, signal)) {
+      for (const obj of await this.#list(kind, signal, selector)) {
         const ref = controllerOf(obj);
         if (!ref || ringKindOfOwner([ringKind], ref.apiVersion, ref.kind) === undefined) continue;
         const ownerKey = controllerRingKeyOf(obj, ringKind.kind);
@@ -401,12 +484,16 @@ export class Sharder {
     return [...plans, ...strays];
   }
 
-  async #list(kind: Kind, signal: AbortSignal): Promise<KubeObject[]> {
+  async #list(kind: Kind, signal: AbortSignal, labelSelector: string | undefined): Promise<KubeObject[]> {
     const namespace = this.#o.namespace;
-    return this.#metadata.listAll(kind, { signal, ...(namespace ? { namespace } : {}) });
+    return this.#metadata.listAll(kind, {
+      signal,
+      ...(namespace ? { namespace } : {}),
+      ...(labelSelector ? { labelSelector } : {}),
+    });
   }
 
-  /** One drain or move; false when it lost a race. */
+  /** One drain or move; false when it lost a race, or left a child of the object behind. */
   async #carryOut(plan: Plan, membership: RingMembership): Promise<boolean> {
     const { obj, kind } = plan;
     const key = this.#queueKey(kind, obj);
@@ -428,7 +515,11 @@ export class Sharder {
       if (away?.action === 'drain') return this.#carryOut({ obj, kind, action: 'drain' }, membership);
       // Past the hold's deadline the shard may be back: the write must not go, or go again, then.
       deadline = away?.action === 'move' ? away.deadline : undefined;
-      if (plan.to !== undefined && plan.children) await this.#moveChildren(plan.children, plan.to, deadline);
+      // A child left behind is a stray: the next resync (this one is not settled) moves it alone.
+      const childrenMoved =
+        plan.to === undefined ||
+        !plan.children ||
+        (await this.#moveChildren(obj, plan.children, plan.to, deadline));
       await this.#write(obj, { [this.#shardLabel]: plan.to ?? null, [this.#drainLabel]: null }, deadline);
       this.#metrics.movements.inc(this.#kindLabels(kind));
       if (from !== undefined) membership.noteMoved(from);
@@ -438,7 +529,7 @@ export class Sharder {
           { ring: this.#o.ring },
           (this.#o.clock.monotonic() - since) / 1000,
         );
-      return true;
+      return childrenMoved;
     } catch (err) {
       if (plan.action === 'drain') this.#drainMarks.delete(key);
       if (isConflict(err) || isNotFound(err)) return false;
@@ -456,13 +547,21 @@ export class Sharder {
   /**
    * Labels `children` with `shard`, their owner's next shard, before the owner: no resourceVersion,
    * for only the sharder writes a controlled object's shard label while its owner is handed over
-   * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped.
+   * (the old shard no longer reconciles the owner), and a child gone meanwhile is skipped. False
+   * when one could not be moved (an admission refusing the write, say): it is logged and left a
+   * stray, moved on its own later, for its owner moves anyway, as the external project resyncs
+   * each controlled object on its own. Throws only once `signal` aborted: the owner must not move.
    */
-  async #moveChildren(children: readonly Child[], shard: string, signal?: AbortSignal): Promise<void> {
+  async #moveChildren(
+    owner: KubeObject,
+    children: readonly Child[],
+    shard: string,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     // At once: only their owner's write must wait for them all.
-    await Promise.all(
+    const moved = await Promise.all(
       children.map(async ({ obj, kind }) => {
-        if (obj.metadata?.labels?.[this.#shardLabel] === shard) return;
+        if (obj.metadata?.labels?.[this.#shardLabel] === shard) return true;
         try {
           await this.#o.client.patch(
             obj,
@@ -470,11 +569,25 @@ export class Sharder {
             signal ? { signal } : {},
           );
           this.#metrics.movements.inc(this.#kindLabels(kind));
+          return true;
         } catch (err) {
-          if (!isNotFound(err)) throw err;
+          if (isNotFound(err)) return true;
+          if (signal?.aborted) throw err;
+          this.#o.logger.error(
+            'cannot move a controlled object with its owner: its owner moves without it, and it is moved on its own later',
+            {
+              kind: kind.kind,
+              object: keyString(objectKey(obj)),
+              owner: keyString(objectKey(owner)),
+              shard,
+              err,
+            },
+          );
+          return false;
         }
       }),
     );
+    return moved.every(Boolean);
   }
 
   /** A merge patch of the labels, with the resourceVersion read: a newer object wins. */

@@ -17,10 +17,11 @@ export interface TransportOptions {
   readonly requestTimeoutMs?: number;
   /**
    * How many times a request is sent again after an answer asking to retry (429 Too Many
-   * Requests with Retry-After), as client-go's rest client. It also bounds how many dead
-   * kept-alive sockets one GET goes past: each leaves the pool as it fails, and a GET is sent
-   * again only while its socket was a reused one, so a fresh connection's failure ends it.
-   * Default: 10.
+   * Requests with Retry-After), as client-go's rest client. It also bounds how many times one
+   * request is sent again without an answer: a GET whose connection died, any request the server
+   * provably never had (a refused stream, one past a GOAWAY's last). The first such resend goes at
+   * once, the next after 1 s, 2 s, 4 s... as in Go's HTTP/2 transport, all within the request's
+   * `requestTimeoutMs`. Default: 10.
    */
   readonly maxRetries?: number;
   /**
@@ -33,8 +34,9 @@ export interface TransportOptions {
   readonly maxRetryAfterMs?: number;
   /**
    * Whether to offer HTTP/2 to an https API server (ALPN), carrying every request and watch on one
-   * multiplexed connection checked by PING, as client-go does. A server or proxy that does not
-   * offer h2 gets HTTP/1.1 whatever this says. Default: true.
+   * multiplexed connection checked by PING, as client-go does. A connection whose server or proxy
+   * does not offer h2 carries HTTP/1.1 whatever this says, and each new one asks again, as Go's
+   * transport does. Default: true.
    */
   readonly http2?: boolean;
   /**
@@ -47,8 +49,10 @@ export interface TransportOptions {
    * How long a PING may go unanswered before its connection is closed as dead, failing every
    * stream on it (client-go's PingTimeout, 15 s there). With `readIdleTimeoutMs`, it bounds how
    * long a silently dead path goes unnoticed: 15 s by default, against client-go's 45 s. Over
-   * HTTP/1.1, a GET on a kept-alive socket that gets no answer's head in this time goes again on a
-   * fresh one, and a socket idle this long in the pool is closed. Default: 5 000 ms.
+   * HTTP/1.1, which has no PING, a socket idle this long in the pool is closed rather than reused,
+   * so that a request goes out on a socket whose path died unnoticed only if it died in that time;
+   * the request then waits for its answer until `requestTimeoutMs`, as in Go's transport, for a
+   * dead path cannot be told from a slow server there. Default: 5 000 ms.
    */
   readonly pingTimeoutMs?: number;
   /** Times each attempt and the waits between retries. Default: the system clock. */

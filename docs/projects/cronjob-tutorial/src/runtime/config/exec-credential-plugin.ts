@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { Clock } from '../clock/clock.ts';
+import { sharedWork, untilAborted } from '../clock/shared-work.ts';
 import { errorMessage } from '../log/error-message.ts';
 import type { KubeconfigExec } from './kubeconfig-file.ts';
 import { KubeconfigError } from './kubeconfig-file.ts';
@@ -48,13 +49,17 @@ export function execCredentials(
   return {
     async get(signal?: AbortSignal): Promise<RequestCredentials> {
       if (valid(issued)) return issued.credentials;
+      // A request already given up starts no run.
+      signal?.throwIfAborted();
       // One run serves every waiting request. A request that gives up stops waiting, not the run,
-      // which keeps its answer even when every waiter gave up first.
-      running ??= runPlugin(exec, cluster)
-        .then((answer) => (issued = answer))
-        .finally(() => {
-          running = undefined;
-        });
+      // which keeps its answer even when every waiter gave up first; its failure then goes unseen.
+      running ??= sharedWork(
+        runPlugin(exec, cluster)
+          .then((answer) => (issued = answer))
+          .finally(() => {
+            running = undefined;
+          }),
+      );
       return (await untilAborted(running, signal)).credentials;
     },
     rejected(used: RequestCredentials): void {
@@ -86,16 +91,6 @@ function checkExecConfig(exec: KubeconfigExec, where: string): void {
       `${where}: exec plugin ${exec.command} wants a terminal (interactiveMode Always), which an operator has not`,
     );
   }
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 async function runPlugin(exec: KubeconfigExec, cluster: ExecClusterInfo): Promise<Issued> {

@@ -36,8 +36,10 @@ export interface LeaseLockOptions {
    * sharding protocol wants there) and its own identity in the annotation `mark`; reads report that
    * mark as the holder. Candidates of one holder name are told apart, so only one of them leads.
    * A Lease held under that name without the mark (written by another program) reads as held by
-   * the name itself, which no candidate's identity equals. Default: the candidate's identity is
-   * the holderIdentity.
+   * the name itself, which no candidate's identity equals; so does one that carries this
+   * candidate's mark but was renewed since by another writer, which kept the annotations as it read
+   * them (an older version of this runtime, client-go's LeaseLock, the external sharding project).
+   * Default: the candidate's identity is the holderIdentity.
    */
   readonly sharedHolder?: { readonly holder: string; readonly mark: string };
 }
@@ -77,11 +79,41 @@ export function leaseLock(
   };
   const specFor = (record: LeaderElectionRecord): V1Lease['spec'] =>
     leaseSpec(shared && record.holderIdentity !== '' ? { ...record, holderIdentity: shared.holder } : record);
+  // This candidate's writes under the shared holder: its mark, what its last write that succeeded
+  // got, and the renew time of the last one sent, whose answer may have been lost (a timeout)
+  // though the server took it.
+  const own = { mark: '', resourceVersion: '', renewTime: Number.NaN, sentRenewTime: Number.NaN };
+  const noteSent = (record: LeaderElectionRecord): void => {
+    if (!shared || record.holderIdentity === '') return;
+    own.mark = record.holderIdentity;
+    // As the Lease carries it: a Date keeps whole milliseconds.
+    own.sentRenewTime = new Date(record.renewTime).getTime();
+  };
+  /**
+   * Whether this candidate's mark on the Lease as read is still its own renewal: the Lease it
+   * wrote (others' labels and annotations aside), or a write whose answer was lost. Otherwise a
+   * writer that keeps annotations as it reads them (an older version of this runtime, client-go's
+   * LeaseLock, the external sharding project's shard) renewed it since, under the same name.
+   */
+  const renewedHere = ({ resourceVersion, record }: VersionedRecord): boolean =>
+    resourceVersion === own.resourceVersion ||
+    record.renewTime === own.renewTime ||
+    record.renewTime === own.sentRenewTime;
   const recordOf = (lease: Json<V1Lease>): VersionedRecord => {
     const answer = versioned(lease);
     if (!shared || answer.record.holderIdentity !== shared.holder) return answer;
-    const holderIdentity = lease.metadata?.annotations?.[shared.mark] ?? shared.holder;
-    return { ...answer, record: { ...answer.record, holderIdentity } };
+    const mark = lease.metadata?.annotations?.[shared.mark];
+    // Another process's mark reads as that process; this one's, renewed by another, as the name.
+    const foreign = mark === undefined || (mark === own.mark && !renewedHere(answer));
+    return { ...answer, record: { ...answer.record, holderIdentity: foreign ? shared.holder : mark } };
+  };
+  const noteWritten = (lease: Json<V1Lease>): VersionedRecord => {
+    const answer = versioned(lease);
+    if (shared && answer.record.holderIdentity === shared.holder) {
+      own.resourceVersion = answer.resourceVersion;
+      own.renewTime = answer.record.renewTime;
+    }
+    return recordOf(lease);
   };
   return {
     description: `${namespace}/${name}`,
@@ -100,7 +132,8 @@ export function leaseLock(
         metadata: { ...key, ...metadataFor(record) },
         spec: specFor(record),
       };
-      return recordOf(await client.create(body, { signal }));
+      noteSent(record);
+      return noteWritten(await client.create(body, { signal }));
     },
     update: async (record, resourceVersion, signal) => {
       const body: V1Lease = {
@@ -109,7 +142,8 @@ export function leaseLock(
         metadata: { ...key, resourceVersion, ...metadataFor(record) },
         spec: specFor(record),
       };
-      return recordOf(await client.update(body, { signal }));
+      noteSent(record);
+      return noteWritten(await client.update(body, { signal }));
     },
   };
 }

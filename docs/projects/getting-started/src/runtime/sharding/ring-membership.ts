@@ -28,11 +28,20 @@ export interface RingMembershipOptions {
   readonly metrics: ShardingMetrics;
   /**
    * The process whose leader Lease this sharder's process took over once it had not been renewed
-   * for a lease duration on this process's clock (undefined: none, or released). That process gave
-   * up leading and so stopped its shard's reconciles (a process losing either Lease stops both):
-   * its shard's Lease, marked with it, is declared dead without watching it another lease duration.
+   * for a lease duration on this process's clock (undefined: none, or released). Its shard's Lease,
+   * marked with it and not renewed since its leader Lease, is declared dead without watching it
+   * another lease duration.
    */
-  readonly expiredProcess?: string;
+  readonly expiredProcess?: ExpiredProcess;
+  /** The shards' retry period (ms): how much later than its leader Lease a process renews its shard's. */
+  readonly retryPeriod: number;
+}
+
+/** A process whose leader Lease expired: its identity, and its last renewal as it wrote it. */
+export interface ExpiredProcess {
+  readonly identity: string;
+  /** The leader Lease's last renewTime (ms since the epoch), on that process's clock. */
+  readonly renewTime: number;
 }
 
 /**
@@ -42,10 +51,18 @@ export interface RingMembershipOptions {
 export type MoveAway =
   { readonly action: 'move'; readonly deadline: AbortSignal } | { readonly action: 'drain' | 'retry' };
 
-/** A shard's Lease the sharder holds: sent at `since` (monotonic), moves allowed until `deadline`. */
+/**
+ * A shard's Lease the sharder holds: its last takeover sent at `since` (monotonic), moves allowed
+ * until `deadline` aborts, half a hold duration after the last takeover that landed.
+ */
 interface Hold {
   readonly since: number;
-  readonly deadline: ClockTimeout;
+  /** Carried over to the next hold while this one is in force, so that the moves in flight go on. */
+  readonly deadline: AbortController;
+  /** Aborts `deadline`; replaced when a takeover lands before it. */
+  readonly timer: ClockTimeout;
+  /** The Lease as the takeover left it: what a renewal writes over. */
+  readonly lease: Json<V1Lease>;
   /**
    * Takeovers in a row without a move, each sent while the one before still kept the shard out: a
    * long move list outlives many holds, and only holds that moved nothing count.
@@ -94,6 +111,10 @@ export class RingMembership {
   /** Each shard's Lease takeover: the shard is out for a hold duration from when it was sent. */
   readonly #held = new Map<string, Hold>();
   readonly #holding = new Map<string, Promise<MoveAway>>();
+  /** The shards whose hold is being renewed ahead of its deadline. */
+  readonly #renewing = new Set<string>();
+  /** Set by close: a takeover landing after it starts no timer. */
+  #closed = false;
 
   constructor(options: RingMembershipOptions) {
     this.#o = options;
@@ -121,6 +142,7 @@ export class RingMembership {
       }
     }
     for (const name of this.#seen.keys()) if (!present.has(name)) this.#seen.delete(name);
+    for (const name of this.#deadSince.keys()) if (!present.has(name)) this.#deadSince.delete(name);
     for (const state of ['ready', 'expired', 'uncertain', 'dead', 'orphaned'] as const)
       metrics.ringShards.set({ ring, state }, counts.get(state) ?? 0);
     return available.sort();
@@ -146,6 +168,11 @@ export class RingMembership {
     if (held) held.moved = true;
   }
 
+  /** The shards the last check found dead (their Lease released, taken over, or orphaned). */
+  deadShards(): string[] {
+    return [...this.#deadSince.keys()];
+  }
+
   /** Monotonic time `shard` was first seen dead; undefined for a live or unknown shard. */
   deadSince(shard: string): number | undefined {
     return this.#deadSince.get(shard);
@@ -155,6 +182,8 @@ export class RingMembership {
    * Whether the objects of `shard` may be moved now without a drain: only while the sharder holds
    * the shard's Lease, taken over less than half a hold duration ago (the rest is the margin for
    * the move's write to land), taking it over (again) when not. 'drain' when the shard holds it.
+   * A hold that moved objects is renewed a quarter of the way in, while the moves go on: a long
+   * move list then runs through without a gap, and no move is given up at the end of a half-hold.
    */
   async moveAway(shard: string): Promise<MoveAway> {
     const held = this.#movable(shard);
@@ -185,6 +214,7 @@ export class RingMembership {
 
   /** Stops the deadlines' timers: the sharder is done. */
   close(): void {
+    this.#closed = true;
     for (const shard of [...this.#held.keys()]) this.#release(shard);
   }
 
@@ -202,17 +232,36 @@ export class RingMembership {
   #movable(shard: string): MoveAway | undefined {
     const held = this.#held.get(shard);
     const { clock, holdDuration } = this.#o;
-    if (!held || held.deadline.signal.aborted || clock.monotonic() - held.since >= holdDuration / 2)
-      return undefined;
+    const age = clock.monotonic() - (held?.since ?? 0);
+    if (!held || held.deadline.signal.aborted || age >= holdDuration / 2) return undefined;
+    if (held.moved && age >= holdDuration / 4) this.#renew(shard, held);
     return { action: 'move', deadline: held.deadline.signal };
   }
 
   /**
-   * Notes the hold of `shard`'s Lease, its takeover sent at `since`: a move's write neither goes
-   * nor goes again (a 429's retry, say) after half the hold, which keeps the other half as the
-   * margin for a write the server has already taken to land before the shard may be back.
+   * Takes the Lease over again, from the Lease as the hold's takeover left it, in the background:
+   * it fails (a conflict) when anyone else wrote the Lease since, and the hold then ends at its
+   * deadline as it would have.
    */
-  #noteHeld(shard: string, since: number): void {
+  #renew(shard: string, held: Hold): void {
+    if (this.#renewing.has(shard)) return;
+    this.#renewing.add(shard);
+    void this.#takeOver(held.lease)
+      .catch((err: unknown) => {
+        if (!isConflict(err) && !isNotFound(err))
+          this.#o.logger.error('failed to renew the hold of a shard lease', { lease: shard, err });
+      })
+      .finally(() => this.#renewing.delete(shard));
+  }
+
+  /**
+   * Notes the hold of `shard`'s Lease, its takeover sent at `since`, leaving `lease`: a move's
+   * write neither goes nor goes again (a 429's retry, say) after half the hold, which keeps the
+   * other half as the margin for a write the server has already taken to land before the shard
+   * may be back. A hold still in force is extended: the writes in flight under it go on.
+   */
+  #noteHeld(shard: string, since: number, lease: Json<V1Lease>): void {
+    if (this.#closed) return;
     const { clock, holdDuration } = this.#o;
     const before = this.#held.get(shard);
     const inARow = before !== undefined && since - before.since < holdDuration && !before.moved;
@@ -221,18 +270,21 @@ export class RingMembership {
       this.#o.logger.info('last takeover of the shard lease in a row: the shard may come back after it', {
         shard,
       });
-    this.#release(shard);
-    const left = since + holdDuration / 2 - clock.monotonic();
-    const deadline = clockTimeout(
-      clock,
-      left,
-      () => new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`),
+    const inForce = before !== undefined && !before.deadline.signal.aborted;
+    const deadline = inForce ? before.deadline : new AbortController();
+    before?.timer.clear();
+    const timer = clockTimeout(clock, since + holdDuration / 2 - clock.monotonic());
+    timer.signal.addEventListener(
+      'abort',
+      () =>
+        deadline.abort(new Error(`the sharder's hold of shard ${shard}'s Lease is too short for this move`)),
+      { once: true },
     );
-    this.#held.set(shard, { since, deadline, takeovers, moved: false });
+    this.#held.set(shard, { since, deadline, timer, lease, takeovers, moved: false });
   }
 
   #release(shard: string): void {
-    this.#held.get(shard)?.deadline.clear();
+    this.#held.get(shard)?.timer.clear();
     this.#held.delete(shard);
   }
 
@@ -270,21 +322,34 @@ export class RingMembership {
     if (seen?.record !== record) {
       const duration = (spec?.leaseDurationSeconds ?? 15) * 1000;
       // First seen, held by the process whose leader Lease expired here: watched for long enough.
-      const gone = seen === undefined && this.#heldByExpiredProcess(lease);
+      const gone = seen === undefined && this.#heldByExpiredProcess(lease, duration);
       this.#seen.set(name, { record, at: gone ? now - duration : now, duration });
       return gone;
     }
     return now - seen.at >= seen.duration;
   }
 
-  /** Whether the shard's process (the Lease's mark) is the one whose leader Lease expired here. */
-  #heldByExpiredProcess(lease: Json<V1Lease>): boolean {
+  /**
+   * Whether the shard's Lease was last renewed by the process whose leader Lease expired here, not
+   * long after its leader Lease. It renews both every retry period, each on its own timer, so its
+   * last shard renewal may come up to one retry period (and a little) after its last leader
+   * renewal: two are allowed, so that a dead process is never missed for its timers' phase. A
+   * process still renewing its shard (draining it, or another writer that kept its mark) has
+   * renewed it at least a lease duration less one retry period after its leader Lease, since that
+   * expired here: the slack stays a retry period below that. Both times are written on that
+   * process's clock, so the comparison needs no agreement between clocks.
+   */
+  #heldByExpiredProcess(lease: Json<V1Lease>, duration: number): boolean {
     const process = this.#o.expiredProcess;
-    return (
-      process !== undefined &&
-      lease.spec?.holderIdentity === lease.metadata?.name &&
-      lease.metadata?.annotations?.[HOLDER_PROCESS_ANNOTATION] === process
-    );
+    if (
+      process === undefined ||
+      lease.spec?.holderIdentity !== lease.metadata?.name ||
+      lease.metadata?.annotations?.[HOLDER_PROCESS_ANNOTATION] !== process.identity
+    )
+      return false;
+    const renewed = Date.parse(lease.spec?.renewTime ?? '');
+    const slack = Math.min(2 * this.#o.retryPeriod, duration - 2 * this.#o.retryPeriod);
+    return renewed <= process.renewTime + slack;
   }
 
   /**
@@ -299,7 +364,7 @@ export class RingMembership {
     const name = lease.metadata?.name ?? '';
     if (lease.spec?.holderIdentity !== SHARDER_IDENTITY)
       this.#o.logger.info('declaring the shard dead, holding its lease', { shard: name });
-    await this.#o.client.update({
+    const held = await this.#o.client.update({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -316,7 +381,7 @@ export class RingMembership {
         leaseTransitions: (lease.spec?.leaseTransitions ?? 0) + 1,
       },
     } satisfies JsonInput<V1Lease>);
-    this.#noteHeld(name, sent);
+    this.#noteHeld(name, sent, held);
   }
 
   /** A Lease held by the sharder for a shard that has none, which objects still name. */
@@ -324,7 +389,7 @@ export class RingMembership {
     const { clock, holdDuration, leaseNamespace, ring } = this.#o;
     const sent = clock.monotonic();
     const now = new MicroTimeDate(clock.now());
-    await this.#o.client.create({
+    const held = await this.#o.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -339,7 +404,7 @@ export class RingMembership {
         renewTime: now,
       },
     } satisfies V1Lease);
-    this.#noteHeld(shard, sent);
+    this.#noteHeld(shard, sent, held);
   }
 
   async #label(lease: Json<V1Lease>, state: ShardState): Promise<void> {
