@@ -44,7 +44,9 @@ export function mutateDeployment(memcached: Memcached, deployment: JsonInput<V1D
     podSpec.containers.find((c) => c.name === CONTAINER_NAME) ?? addContainer(podSpec.containers);
   container.image = memcached.spec.image;
   container.command = [...COMMAND];
-  container.securityContext = { ...container.securityContext, runAsNonRoot: true, runAsUser: RUN_AS_USER };
+  const securityContext = (container.securityContext ??= {});
+  securityContext.runAsNonRoot = true;
+  securityContext.runAsUser = RUN_AS_USER;
   container.ports = [{ name: PORT_NAME, containerPort: memcached.spec.port, protocol: 'TCP' }];
 }
 
