@@ -71,7 +71,10 @@ test("create api (built CLI) takes Kubebuilder's deploy-image command line as it
     assert.match(project, /runAsUser: '1001'\n/);
     const resources = await readFile(join(dir, 'src/controllers/memcached.resources.ts'), 'utf8');
     assert.match(resources, /\['memcached', '--memory-limit=64', '-o', 'modern', '-v'\]/);
-    assert.match(resources, /securityContext\.runAsNonRoot = true;\n\s+securityContext\.runAsUser = RUN_AS_USER;/);
+    assert.match(
+      resources,
+      /securityContext\.runAsNonRoot = true;\n\s+securityContext\.runAsUser = RUN_AS_USER;/,
+    );
 
     const manifests = await runTsoperator(['manifests'], { cwd: dir });
     assert.equal(manifests.code, 0, manifests.stderr);
