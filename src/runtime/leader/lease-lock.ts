@@ -78,14 +78,19 @@ export function leaseLock(
   const specFor = (record: LeaderElectionRecord): V1Lease['spec'] =>
     leaseSpec(shared && record.holderIdentity !== '' ? { ...record, holderIdentity: shared.holder } : record);
   // This candidate's writes under the shared holder: its mark, what its last write that succeeded
-  // got, and the renew time of the last one sent, whose answer may have been lost (a timeout)
-  // though the server took it.
-  const own = { mark: '', resourceVersion: '', renewTime: Number.NaN, sentRenewTime: Number.NaN };
+  // got, and the renew times of every write sent since, whose answers may have been lost (a
+  // timeout) though the server took them: a later refused write must not hide an earlier one that
+  // landed.
+  const own = { mark: '', resourceVersion: '', renewTime: Number.NaN, sentRenewTimes: new Set<number>() };
   const noteSent = (record: LeaderElectionRecord): void => {
     if (!shared || record.holderIdentity === '') return;
     own.mark = record.holderIdentity;
+    // Bounded: the elector writes at most once per retry period, and a confirmed write clears them.
+    if (own.sentRenewTimes.size >= MAX_UNCONFIRMED_WRITES) {
+      own.sentRenewTimes.delete(own.sentRenewTimes.values().next().value as number);
+    }
     // As the Lease carries it: a Date keeps whole milliseconds.
-    own.sentRenewTime = new Date(record.renewTime).getTime();
+    own.sentRenewTimes.add(new Date(record.renewTime).getTime());
   };
   /**
    * Whether this candidate's mark on the Lease as read is still its own renewal: the Lease it
@@ -96,7 +101,7 @@ export function leaseLock(
   const renewedHere = ({ resourceVersion, record }: VersionedRecord): boolean =>
     resourceVersion === own.resourceVersion ||
     record.renewTime === own.renewTime ||
-    record.renewTime === own.sentRenewTime;
+    own.sentRenewTimes.has(record.renewTime);
   const recordOf = (lease: Json<V1Lease>): VersionedRecord => {
     const answer = versioned(lease);
     if (!shared || answer.record.holderIdentity !== shared.holder) return answer;
@@ -110,6 +115,7 @@ export function leaseLock(
     if (shared && answer.record.holderIdentity === shared.holder) {
       own.resourceVersion = answer.resourceVersion;
       own.renewTime = answer.record.renewTime;
+      own.sentRenewTimes.clear();
     }
     return recordOf(lease);
   };
@@ -145,6 +151,12 @@ export function leaseLock(
     },
   };
 }
+
+/**
+ * How many renew times sent without a confirmed answer a lock remembers: far more than the
+ * renewals one renew deadline allows, so none that may have landed is forgotten while it matters.
+ */
+const MAX_UNCONFIRMED_WRITES = 64;
 
 function leaseSpec(record: LeaderElectionRecord): V1Lease['spec'] {
   return {

@@ -129,6 +129,29 @@ test('a renewal whose answer was lost still reads as the process that sent it', 
   assert.equal(after?.record.holderIdentity, 'p1');
 });
 
+test('a renewal whose answer was lost, then one refused, still reads as the process that sent them', async () => {
+  const transport = new LosingTransport(transportFor(env.kubeConfig));
+  const lock = await heldLock('lost-then-refused', transport);
+  const current = await lock.get(signal());
+  assert.ok(current);
+  transport.loseNextWriteAnswer();
+  await assert.rejects(
+    lock.update(record('p1', Date.now() + 1000), current.resourceVersion, signal()),
+    RequestTimeoutError,
+  );
+  const landed = await lock.get(signal());
+  assert.ok(landed);
+  // Another writer's label lands between the read and the next renewal, which is refused.
+  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'lost-then-refused' });
+  assert.ok(lease);
+  await client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
+  await assert.rejects(
+    lock.update(record('p1', Date.now() + 2000), landed.resourceVersion, signal()),
+    /Conflict|409/,
+  );
+  assert.equal((await lock.get(signal()))?.record.holderIdentity, 'p1');
+});
+
 test('a Lease the sharder took over reads as held by the sharder, not a twin', async () => {
   const lock = await heldLock('taken-over');
   const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'taken-over' });
