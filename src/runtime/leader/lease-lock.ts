@@ -39,7 +39,15 @@ export interface LeaseLockOptions {
    * them (an older version of this runtime, client-go's LeaseLock, the external sharding project).
    * Default: the candidate's identity is the holderIdentity.
    */
-  readonly sharedHolder?: { readonly holder: string; readonly mark: string };
+  readonly sharedHolder?: {
+    readonly holder: string;
+    readonly mark: string;
+    /**
+     * An annotation each write also sets to the renewTime it writes, so that a reader can tell
+     * whether the marked candidate renewed the Lease last (on its own clock). Default: none.
+     */
+    readonly renewTimeMark?: string;
+  };
 }
 
 /**
@@ -66,10 +74,16 @@ export function leaseLock(
   const metadataFor = (record: LeaderElectionRecord): Pick<V1ObjectMeta, 'labels' | 'annotations'> => {
     const labels = { ...read.labels, ...options.labels };
     const annotations = Object.fromEntries(
-      Object.entries(read.annotations ?? {}).filter(([name]) => name !== shared?.mark),
+      Object.entries(read.annotations ?? {}).filter(
+        ([name]) => name !== shared?.mark && name !== shared?.renewTimeMark,
+      ),
     );
     // A released Lease names no process.
-    if (shared && record.holderIdentity !== '') annotations[shared.mark] = record.holderIdentity;
+    if (shared && record.holderIdentity !== '') {
+      annotations[shared.mark] = record.holderIdentity;
+      if (shared.renewTimeMark !== undefined)
+        annotations[shared.renewTimeMark] = new MicroTimeDate(record.renewTime).toISOString();
+    }
     return {
       ...(Object.keys(labels).length > 0 ? { labels } : {}),
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),

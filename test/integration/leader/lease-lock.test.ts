@@ -152,6 +152,32 @@ test('a renewal whose answer was lost, then one refused, still reads as the proc
   assert.equal((await lock.get(signal()))?.record.holderIdentity, 'p1');
 });
 
+test('each write sets the renew time mark to the renewTime it writes; a released Lease has neither mark', async () => {
+  const RENEWED = 'example.com/holder-renew-time';
+  const lock = leaseLock(client, 'default', 'renew-mark', {
+    sharedHolder: { holder: 'shard', mark: MARK, renewTimeMark: RENEWED },
+  });
+  const read = async (): Promise<{ renewTime?: string; marked?: string; process?: string }> => {
+    const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'renew-mark' });
+    return {
+      ...(lease?.spec?.renewTime ? { renewTime: String(lease.spec.renewTime) } : {}),
+      ...(lease?.metadata?.annotations?.[RENEWED] ? { marked: lease.metadata.annotations[RENEWED] } : {}),
+      ...(lease?.metadata?.annotations?.[MARK] ? { process: lease.metadata.annotations[MARK] } : {}),
+    };
+  };
+  const created = await lock.create(record('p1', Date.now()), signal());
+  const first = await read();
+  assert.ok(first.marked !== undefined && Date.parse(first.marked) === Date.parse(first.renewTime ?? ''));
+  const renewed = await lock.update(record('p1', Date.now() + 1000), created.resourceVersion, signal());
+  const second = await read();
+  assert.notEqual(second.renewTime, first.renewTime);
+  assert.ok(second.marked !== undefined && Date.parse(second.marked) === Date.parse(second.renewTime ?? ''));
+  await lock.update(record('', Date.now() + 2000), renewed.resourceVersion, signal());
+  const released = await read();
+  assert.equal(released.process, undefined);
+  assert.equal(released.marked, undefined);
+});
+
 test('a Lease the sharder took over reads as held by the sharder, not a twin', async () => {
   const lock = await heldLock('taken-over');
   const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'taken-over' });

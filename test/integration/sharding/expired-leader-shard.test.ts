@@ -9,6 +9,7 @@ import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { silentLogger } from '../../../src/runtime/log/logger.ts';
 import {
   HOLDER_PROCESS_ANNOTATION,
+  HOLDER_RENEW_TIME_ANNOTATION,
   RING_LABEL,
   shardLabel,
 } from '../../../src/runtime/sharding/shard-labels.ts';
@@ -32,13 +33,18 @@ describe("a new leader's sharder", () => {
     await env.stop();
   });
 
-  /** Shard `name`'s Lease of `ring`, renewed at `renewTime` by process `process` for a lease duration. */
+  /**
+   * Shard `name`'s Lease of `ring`, marked by process `process` and renewed at `renewTime` for a
+   * lease duration: by that process, or by another writer that kept its mark and the renew time
+   * the process wrote last (`processRenewTime`).
+   */
   async function shardLease(
     ring: string,
     name: string,
     process: string,
     renewTime: number,
     duration = LEASE_DURATION,
+    processRenewTime = renewTime,
   ): Promise<void> {
     const now = new MicroTimeDate(renewTime);
     await client.create({
@@ -48,7 +54,10 @@ describe("a new leader's sharder", () => {
         name,
         namespace: NAMESPACE,
         labels: { [RING_LABEL]: ring },
-        annotations: { [HOLDER_PROCESS_ANNOTATION]: process },
+        annotations: {
+          [HOLDER_PROCESS_ANNOTATION]: process,
+          [HOLDER_RENEW_TIME_ANNOTATION]: new MicroTimeDate(processRenewTime).toISOString(),
+        },
       },
       spec: {
         holderIdentity: name,
@@ -179,6 +188,38 @@ describe("a new leader's sharder", () => {
       clock.advance(LEASE_DURATION);
       await eventuallyTrue(
         async () => (await shardOf(ring, 'from-drained-later')) !== 'drained-later',
+        'the Widget moved once the Lease went unrenewed for a lease duration',
+        20_000,
+      );
+    } finally {
+      stop.abort();
+      await running;
+    }
+  });
+
+  it("watches the previous leader's shard for a lease duration when another writer that kept its mark renewed it, whatever that writer's clock", async () => {
+    const ring = 'skewed-writer';
+    const clock = new FakeClock(Date.now());
+    // Process-1 renewed its leader and shard Leases last at the same moment, then died; a writer
+    // that kept its mark (an older runtime, client-go's LeaseLock) renews the shard's Lease since,
+    // on a clock 20 s behind: its renewTime reads older than process-1's last leader renewal.
+    const leaderRenewed = clock.now();
+    await shardLease(ring, 'skewed', 'host_process-1', clock.now() - 20_000, LEASE_DURATION, leaderRenewed);
+    await shardLease(ring, 'skew-stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
+    await widgetOn(ring, 'from-skewed', 'skewed');
+    const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
+    const stop = new AbortController();
+    const running = sharder.run(stop.signal);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.equal(
+        await shardOf(ring, 'from-skewed'),
+        'skewed',
+        'moved on first sight while another renewed it',
+      );
+      clock.advance(LEASE_DURATION);
+      await eventuallyTrue(
+        async () => (await shardOf(ring, 'from-skewed')) === 'skew-stays',
         'the Widget moved once the Lease went unrenewed for a lease duration',
         20_000,
       );
