@@ -55,6 +55,7 @@ import { LiveShards } from '../sharding/live-shards.ts';
 import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import {
   HOLDER_PROCESS_ANNOTATION,
+  HOLDER_RENEW_TIME_ANNOTATION,
   RING_LABEL,
   SHARDER_IDENTITY,
   shardLabel,
@@ -821,7 +822,11 @@ export class Manager {
     const elector = new LeaderElector({
       lock: leaseLock(this.client, namespace, shardName, {
         labels: { [RING_LABEL]: ring },
-        sharedHolder: { holder: shardName, mark: HOLDER_PROCESS_ANNOTATION },
+        sharedHolder: {
+          holder: shardName,
+          mark: HOLDER_PROCESS_ANNOTATION,
+          renewTimeMark: HOLDER_RENEW_TIME_ANNOTATION,
+        },
       }),
       identity: this.#processIdentity,
       ...this.#electionTimings('shard-lease'),

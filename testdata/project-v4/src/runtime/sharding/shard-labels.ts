@@ -32,3 +32,10 @@ export function drainLabel(ring: string): string {
  * processes are given one shard name.
  */
 export const HOLDER_PROCESS_ANNOTATION = 'sharding.tsoperator.dev/holder-process';
+
+/**
+ * On a shard's Lease, next to {@link HOLDER_PROCESS_ANNOTATION}: the renewTime that process wrote
+ * last, on its own clock. A writer that keeps the annotations as it reads them and renews the
+ * Lease leaves a renewTime that differs from it.
+ */
+export const HOLDER_RENEW_TIME_ANNOTATION = 'sharding.tsoperator.dev/holder-renew-time';

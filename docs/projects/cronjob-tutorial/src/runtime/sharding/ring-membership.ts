@@ -9,7 +9,13 @@ import { MicroTimeDate } from '../api/micro-time-date.ts';
 import type { Clock } from '../clock/clock.ts';
 import { clockTimeout, type ClockTimeout } from '../clock/clock-timeout.ts';
 import type { Logger } from '../log/logger.ts';
-import { HOLDER_PROCESS_ANNOTATION, RING_LABEL, SHARDER_IDENTITY, STATE_LABEL } from './shard-labels.ts';
+import {
+  HOLDER_PROCESS_ANNOTATION,
+  HOLDER_RENEW_TIME_ANNOTATION,
+  RING_LABEL,
+  SHARDER_IDENTITY,
+  STATE_LABEL,
+} from './shard-labels.ts';
 import { isAvailable, shardStateOf, type ShardState } from './shard-state.ts';
 import type { ShardingMetrics } from './sharding-metrics.ts';
 
@@ -336,8 +342,10 @@ export class RingMembership {
    * renewal: two are allowed, so that a dead process is never missed for its timers' phase. A
    * process still renewing its shard (draining it, or another writer that kept its mark) has
    * renewed it at least a lease duration less one retry period after its leader Lease, since that
-   * expired here: the slack stays a retry period below that. Both times are written on that
-   * process's clock, so the comparison needs no agreement between clocks.
+   * expired here: the slack stays a retry period below that. Both times must be written on that
+   * process's clock, so the comparison needs no agreement between clocks: the Lease's renewTime
+   * must be the one the process wrote next to its mark. A writer that kept the mark and renewed
+   * the Lease since (on its own clock) leaves another, and the Lease is watched as any other.
    */
   #heldByExpiredProcess(lease: Json<V1Lease>, duration: number): boolean {
     const process = this.#o.expiredProcess;
@@ -348,6 +356,8 @@ export class RingMembership {
     )
       return false;
     const renewed = Date.parse(lease.spec?.renewTime ?? '');
+    const renewedByProcess = Date.parse(lease.metadata?.annotations?.[HOLDER_RENEW_TIME_ANNOTATION] ?? '');
+    if (Number.isNaN(renewed) || renewed !== renewedByProcess) return false;
     const slack = Math.min(2 * this.#o.retryPeriod, duration - 2 * this.#o.retryPeriod);
     return renewed <= process.renewTime + slack;
   }

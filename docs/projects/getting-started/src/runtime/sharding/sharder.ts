@@ -72,6 +72,12 @@ interface Child {
 
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
+/**
+ * The longest pause after resyncs in a row that each had a write refused (an admission policy, a
+ * webhook down): they double from RESYNC_DEBOUNCE_MS up to this, as a rate-limited queue's retries
+ * do, instead of listing the whole ring every second for as long as the refusal lasts.
+ */
+const REFUSED_BACKOFF_MAX_MS = 60_000;
 /** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
 const EXPIRY_MARGIN_MS = 5;
 
@@ -120,6 +126,9 @@ export class Sharder {
   #followUp = false;
   /** Aborts the resync in progress, when the ring changes under it. */
   #resyncing: AbortController | undefined;
+  /** Whether the resync in progress had a write refused, and how many resyncs in a row had one. */
+  #refused = false;
+  #refusedStreak = 0;
   /** The ring's membership, once the sharder's caches have synced. */
   #membership: RingMembership | undefined;
   /** The shards that left the ring and whose objects a resync has yet to move. */
@@ -203,7 +212,7 @@ export class Sharder {
 
   /** Checks the Leases every retry period or on their change, and resyncs when the ring changed or is due. */
   async #watchRing(membership: RingMembership, signal: AbortSignal): Promise<void> {
-    const { clock, retryPeriod, resyncPeriod, logger } = this.#o;
+    const { clock, retryPeriod, logger } = this.#o;
     while (!signal.aborted) {
       await this.#checkRing(membership);
       const ring = this.#ring;
@@ -217,9 +226,10 @@ export class Sharder {
         // (a newer object), shortly; one cut short by a change of the ring, at once (below).
         const resyncing = new AbortController();
         this.#resyncing = resyncing;
+        this.#refused = false;
         const next = await this.#resync(membership, ring, AbortSignal.any([signal, resyncing.signal]))
           .then(
-            (settled) => (settled ? resyncPeriod : RESYNC_DEBOUNCE_MS),
+            (settled) => (settled ? this.#settledPause() : this.#unsettledPause()),
             (err: unknown) => {
               if (!signal.aborted && this.#ring === ring)
                 logger.error('sharder resync failed', { ring: this.#o.ring, err });
@@ -243,6 +253,25 @@ export class Sharder {
     }
   }
 
+  /** The pause after a resync that settled everything: the resync period; refusals are over. */
+  #settledPause(): number {
+    this.#refusedStreak = 0;
+    return this.#o.resyncPeriod;
+  }
+
+  /**
+   * The pause after a resync that left work: a write that lost a race is tried again shortly; one
+   * refused again and again waits longer each time (the ring changing starts afresh).
+   */
+  #unsettledPause(): number {
+    if (!this.#refused) {
+      this.#refusedStreak = 0;
+      return RESYNC_DEBOUNCE_MS;
+    }
+    this.#refusedStreak++;
+    return Math.min(RESYNC_DEBOUNCE_MS * 2 ** (this.#refusedStreak - 1), REFUSED_BACKOFF_MAX_MS);
+  }
+
   /**
    * Reads the Leases, one check at a time: a changed ring is taken at once (by the assignments
    * too) and resynced. Also called between the writes of a long resync, so that a shard joining or
@@ -260,6 +289,7 @@ export class Sharder {
       for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
+      this.#refusedStreak = 0;
       this.#followUp = true;
       // Planned for the ring before: what it still lists or writes is left to the next one.
       this.#resyncing?.abort();
@@ -535,6 +565,7 @@ export class Sharder {
       if (isConflict(err) || isNotFound(err)) return false;
       // The next resync takes the Lease again, or drains the shard that is back.
       if (deadline?.aborted) return false;
+      this.#refused = true;
       this.#o.logger.error('failed to move object', {
         kind: kind.kind,
         object: keyString(objectKey(obj)),
@@ -573,6 +604,7 @@ export class Sharder {
         } catch (err) {
           if (isNotFound(err)) return true;
           if (signal?.aborted) throw err;
+          this.#refused = true;
           this.#o.logger.error(
             'cannot move a controlled object with its owner: its owner moves without it, and it is moved on its own later',
             {

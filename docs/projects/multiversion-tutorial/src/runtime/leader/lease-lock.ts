@@ -41,7 +41,15 @@ export interface LeaseLockOptions {
    * them (an older version of this runtime, client-go's LeaseLock, the external sharding project).
    * Default: the candidate's identity is the holderIdentity.
    */
-  readonly sharedHolder?: { readonly holder: string; readonly mark: string };
+  readonly sharedHolder?: {
+    readonly holder: string;
+    readonly mark: string;
+    /**
+     * An annotation each write also sets to the renewTime it writes, so that a reader can tell
+     * whether the marked candidate renewed the Lease last (on its own clock). Default: none.
+     */
+    readonly renewTimeMark?: string;
+  };
 }
 
 /**
@@ -68,10 +76,16 @@ export function leaseLock(
   const metadataFor = (record: LeaderElectionRecord): Pick<V1ObjectMeta, 'labels' | 'annotations'> => {
     const labels = { ...read.labels, ...options.labels };
     const annotations = Object.fromEntries(
-      Object.entries(read.annotations ?? {}).filter(([name]) => name !== shared?.mark),
+      Object.entries(read.annotations ?? {}).filter(
+        ([name]) => name !== shared?.mark && name !== shared?.renewTimeMark,
+      ),
     );
     // A released Lease names no process.
-    if (shared && record.holderIdentity !== '') annotations[shared.mark] = record.holderIdentity;
+    if (shared && record.holderIdentity !== '') {
+      annotations[shared.mark] = record.holderIdentity;
+      if (shared.renewTimeMark !== undefined)
+        annotations[shared.renewTimeMark] = new MicroTimeDate(record.renewTime).toISOString();
+    }
     return {
       ...(Object.keys(labels).length > 0 ? { labels } : {}),
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
@@ -80,14 +94,19 @@ export function leaseLock(
   const specFor = (record: LeaderElectionRecord): V1Lease['spec'] =>
     leaseSpec(shared && record.holderIdentity !== '' ? { ...record, holderIdentity: shared.holder } : record);
   // This candidate's writes under the shared holder: its mark, what its last write that succeeded
-  // got, and the renew time of the last one sent, whose answer may have been lost (a timeout)
-  // though the server took it.
-  const own = { mark: '', resourceVersion: '', renewTime: Number.NaN, sentRenewTime: Number.NaN };
+  // got, and the renew times of every write sent since, whose answers may have been lost (a
+  // timeout) though the server took them: a later refused write must not hide an earlier one that
+  // landed.
+  const own = { mark: '', resourceVersion: '', renewTime: Number.NaN, sentRenewTimes: new Set<number>() };
   const noteSent = (record: LeaderElectionRecord): void => {
     if (!shared || record.holderIdentity === '') return;
     own.mark = record.holderIdentity;
+    // Bounded: the elector writes at most once per retry period, and a confirmed write clears them.
+    if (own.sentRenewTimes.size >= MAX_UNCONFIRMED_WRITES) {
+      own.sentRenewTimes.delete(own.sentRenewTimes.values().next().value as number);
+    }
     // As the Lease carries it: a Date keeps whole milliseconds.
-    own.sentRenewTime = new Date(record.renewTime).getTime();
+    own.sentRenewTimes.add(new Date(record.renewTime).getTime());
   };
   /**
    * Whether this candidate's mark on the Lease as read is still its own renewal: the Lease it
@@ -98,7 +117,7 @@ export function leaseLock(
   const renewedHere = ({ resourceVersion, record }: VersionedRecord): boolean =>
     resourceVersion === own.resourceVersion ||
     record.renewTime === own.renewTime ||
-    record.renewTime === own.sentRenewTime;
+    own.sentRenewTimes.has(record.renewTime);
   const recordOf = (lease: Json<V1Lease>): VersionedRecord => {
     const answer = versioned(lease);
     if (!shared || answer.record.holderIdentity !== shared.holder) return answer;
@@ -112,6 +131,7 @@ export function leaseLock(
     if (shared && answer.record.holderIdentity === shared.holder) {
       own.resourceVersion = answer.resourceVersion;
       own.renewTime = answer.record.renewTime;
+      own.sentRenewTimes.clear();
     }
     return recordOf(lease);
   };
@@ -147,6 +167,12 @@ export function leaseLock(
     },
   };
 }
+
+/**
+ * How many renew times sent without a confirmed answer a lock remembers: far more than the
+ * renewals one renew deadline allows, so none that may have landed is forgotten while it matters.
+ */
+const MAX_UNCONFIRMED_WRITES = 64;
 
 function leaseSpec(record: LeaderElectionRecord): V1Lease['spec'] {
   return {
