@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import type { KubeObject } from '../../../src/runtime/api/kube-object.ts';
-import { newCache } from '../../../src/runtime/cache/cache.ts';
+import { newCache, type CacheOptions } from '../../../src/runtime/cache/cache.ts';
 import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import type { ObjectKey } from '../../../src/runtime/client/object-key.ts';
@@ -17,6 +17,23 @@ describe('createOrUpdate and createOrPatch', () => {
     client = newClient({ kubeConfig: env.kubeConfig });
   });
   after(() => env.stop());
+
+  /** Runs `work` with a client that reads through a synced cache of `options`, stopped after. */
+  async function withCachedClient(
+    options: Omit<CacheOptions, 'kubeConfig'>,
+    work: (cached: Client) => Promise<void>,
+  ): Promise<void> {
+    const cache = newCache({ kubeConfig: env.kubeConfig, ...options });
+    const stop = new AbortController();
+    cache.informerFor(ConfigMapKind);
+    cache.start(stop.signal);
+    try {
+      assert.ok(await cache.waitForCacheSync(stop.signal));
+      await work(newClient({ kubeConfig: env.kubeConfig, cache }));
+    } finally {
+      stop.abort();
+    }
+  }
 
   it('creates, then updates only when the mutate function changed something', async () => {
     const key = { namespace: 'default', name: 'settings' };
@@ -41,43 +58,31 @@ describe('createOrUpdate and createOrPatch', () => {
   it("updates an object its cache does not show yet (someone else's create, a shard's hand-over) instead of failing", async () => {
     // A cache of the ConfigMaps labelled shown=yes: one created without it is not there, as a
     // child whose shard label has yet to reach this shard's cache.
-    const cache = newCache({
-      kubeConfig: env.kubeConfig,
-      byKind: [{ kind: ConfigMapKind, labelSelector: 'shown=yes' }],
-    });
-    const stop = new AbortController();
-    cache.informerFor(ConfigMapKind);
-    cache.start(stop.signal);
-    try {
-      assert.ok(await cache.waitForCacheSync(stop.signal));
-      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
-      const toNew = (cm: { data?: Record<string, string> }): void => {
-        cm.data = { mode: 'new' };
-      };
-      const writes = {
-        'lagging-update': (key: ObjectKey) => createOrUpdate(cached, ConfigMapKind, key, toNew),
-        'lagging-patch': (key: ObjectKey) => createOrPatch(cached, ConfigMapKind, key, toNew),
-      };
-      for (const [name, write] of Object.entries(writes)) {
-        const key = { namespace: 'default', name };
-        await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: key, data: { mode: 'old' } });
-        const outcome = await write(key);
-        assert.equal(outcome.operation, 'updated', name);
-        assert.deepEqual((await client.direct().get(ConfigMapKind, key))?.data, { mode: 'new' }, name);
-      }
-    } finally {
-      stop.abort();
-    }
+    await withCachedClient(
+      {
+        byKind: [{ kind: ConfigMapKind, labelSelector: 'shown=yes' }],
+      },
+      async (cached) => {
+        const toNew = (cm: { data?: Record<string, string> }): void => {
+          cm.data = { mode: 'new' };
+        };
+        const writes = {
+          'lagging-update': (key: ObjectKey) => createOrUpdate(cached, ConfigMapKind, key, toNew),
+          'lagging-patch': (key: ObjectKey) => createOrPatch(cached, ConfigMapKind, key, toNew),
+        };
+        for (const [name, write] of Object.entries(writes)) {
+          const key = { namespace: 'default', name };
+          await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: key, data: { mode: 'old' } });
+          const outcome = await write(key);
+          assert.equal(outcome.operation, 'updated', name);
+          assert.deepEqual((await client.direct().get(ConfigMapKind, key))?.data, { mode: 'new' }, name);
+        }
+      },
+    );
   });
 
   it("hands back the caller's own object when nothing changed, not the cache's", async () => {
-    const cache = newCache({ kubeConfig: env.kubeConfig, byKind: [{ kind: ConfigMapKind }] });
-    const stop = new AbortController();
-    cache.informerFor(ConfigMapKind);
-    cache.start(stop.signal);
-    try {
-      assert.ok(await cache.waitForCacheSync(stop.signal));
-      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+    await withCachedClient({ byKind: [{ kind: ConfigMapKind }] }, async (cached) => {
       const keep = (cm: { data?: Record<string, string> }): void => {
         cm.data = { mode: 'kept' };
       };
@@ -95,19 +100,11 @@ describe('createOrUpdate and createOrPatch', () => {
         data['mode'] = 'changed by the caller';
         assert.deepEqual((await cached.get(ConfigMapKind, key))?.data, { mode: 'kept' }, name);
       }
-    } finally {
-      stop.abort();
-    }
+    });
   });
 
   it('reads the cache without a copy only when asked to, and that object cannot be changed', async () => {
-    const cache = newCache({ kubeConfig: env.kubeConfig, byKind: [{ kind: ConfigMapKind }] });
-    const stop = new AbortController();
-    cache.informerFor(ConfigMapKind);
-    cache.start(stop.signal);
-    try {
-      assert.ok(await cache.waitForCacheSync(stop.signal));
-      const cached = newClient({ kubeConfig: env.kubeConfig, cache });
+    await withCachedClient({ byKind: [{ kind: ConfigMapKind }] }, async (cached) => {
       const key = { namespace: 'default', name: 'looked-at' };
       const written: KubeObject = await cached.create({
         apiVersion: 'v1',
@@ -128,9 +125,7 @@ describe('createOrUpdate and createOrPatch', () => {
       assert.notEqual(own, seen);
       (own?.data ?? {})['a'] = '2';
       assert.deepEqual(seen?.data, { a: '1' });
-    } finally {
-      stop.abort();
-    }
+    });
   });
 
   it('refuses a mutate function that renames the object', async () => {

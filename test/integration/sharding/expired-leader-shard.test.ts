@@ -82,6 +82,18 @@ describe("a new leader's sharder", () => {
     });
   }
 
+  /** Runs `work` while `sharder` runs, and stops it after. */
+  async function whileRunning(sharder: Sharder, work: () => Promise<void>): Promise<void> {
+    const stop = new AbortController();
+    const running = sharder.run(stop.signal);
+    try {
+      await work();
+    } finally {
+      stop.abort();
+      await running;
+    }
+  }
+
   /** The sharder of `ring` on `clock`, its process having taken the leader Lease from `expired`. */
   function sharderOf(
     ring: string,
@@ -119,9 +131,7 @@ describe("a new leader's sharder", () => {
     // This process took the leader Lease from process-1 once it expired on this clock; process-1
     // renewed it last as it renewed its shard's Lease.
     const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: clock.now() });
-    const stop = new AbortController();
-    const running = sharder.run(stop.signal);
-    try {
+    await whileRunning(sharder, async () => {
       await eventuallyTrue(
         async () => (await shardOf(ring, 'from-leader')) !== 'old-leader',
         "the previous leader's Widget moved, the clock standing still",
@@ -133,10 +143,7 @@ describe("a new leader's sharder", () => {
         'quiet',
         'a shard not seen expire here keeps its Widget',
       );
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 
   it("moves the previous leader's shard at once when its last shard renewal came a timer's phase after its last leader renewal", async () => {
@@ -149,18 +156,13 @@ describe("a new leader's sharder", () => {
     await shardLease(ring, 'phase-stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
     await widgetOn(ring, 'from-phased-leader', 'phased-leader');
     const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
-    const stop = new AbortController();
-    const running = sharder.run(stop.signal);
-    try {
+    await whileRunning(sharder, async () => {
       await eventuallyTrue(
         async () => (await shardOf(ring, 'from-phased-leader')) === 'phase-stays',
         "the previous leader's Widget moved, the clock standing still",
         20_000,
       );
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 
   it("watches the previous leader's shard for a lease duration when its Lease was renewed after its leader Lease", async () => {
@@ -174,9 +176,7 @@ describe("a new leader's sharder", () => {
     await shardLease(ring, 'stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
     await widgetOn(ring, 'from-drained-later', 'drained-later');
     const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
-    const stop = new AbortController();
-    const running = sharder.run(stop.signal);
-    try {
+    await whileRunning(sharder, async () => {
       // Checks of the standing clock, a retry period apart, find the shard live every time.
       await new Promise((resolve) => setTimeout(resolve, 3000));
       assert.equal(
@@ -191,10 +191,7 @@ describe("a new leader's sharder", () => {
         'the Widget moved once the Lease went unrenewed for a lease duration',
         20_000,
       );
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 
   it("watches the previous leader's shard for a lease duration when another writer that kept its mark renewed it, whatever that writer's clock", async () => {
@@ -208,9 +205,7 @@ describe("a new leader's sharder", () => {
     await shardLease(ring, 'skew-stays', 'host_process-2', clock.now(), 100 * LEASE_DURATION);
     await widgetOn(ring, 'from-skewed', 'skewed');
     const sharder = sharderOf(ring, clock, { identity: 'host_process-1', renewTime: leaderRenewed });
-    const stop = new AbortController();
-    const running = sharder.run(stop.signal);
-    try {
+    await whileRunning(sharder, async () => {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       assert.equal(
         await shardOf(ring, 'from-skewed'),
@@ -223,9 +218,6 @@ describe("a new leader's sharder", () => {
         'the Widget moved once the Lease went unrenewed for a lease duration',
         20_000,
       );
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 });

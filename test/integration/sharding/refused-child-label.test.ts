@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import type { Environment } from '../../../src/envtest/index.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
-import { defineKind } from '../../../src/runtime/client/kind.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
@@ -11,6 +10,7 @@ import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
+import { freezeLockedLabels, LOCKED } from './frozen-labels-policy.ts';
 import { createWidgets } from './in-process-ring.ts';
 import { startRingEnvironment } from './ring-environment.ts';
 import { ShardProcesses } from './shards.ts';
@@ -18,21 +18,6 @@ import { ShardProcesses } from './shards.ts';
 const WIDGETS = 30;
 const SHARD = shardLabel('widgets');
 const SCRIPT = 'owner-shard.ts';
-/** On a ConfigMap: an admission policy freezes its labels. */
-const LOCKED = 'example.com/locked';
-
-const PolicyKind = defineKind({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingAdmissionPolicy',
-  plural: 'validatingadmissionpolicies',
-  namespaced: false,
-});
-const BindingKind = defineKind({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingAdmissionPolicyBinding',
-  plural: 'validatingadmissionpolicybindings',
-  namespaced: false,
-});
 
 /**
  * An owner's child whose shard label cannot be changed (an admission policy, as Kyverno or
@@ -46,37 +31,7 @@ describe('an owned object whose shard label an admission policy refuses to chang
   before(async () => {
     ({ env, client } = await startRingEnvironment('join-refused'));
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dead-refused' } });
-    await client.create({
-      apiVersion: PolicyKind.apiVersion,
-      kind: PolicyKind.kind,
-      metadata: { name: 'frozen-labels' },
-      spec: {
-        failurePolicy: 'Fail',
-        matchConstraints: {
-          resourceRules: [
-            { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['configmaps'] },
-          ],
-        },
-        matchConditions: [
-          {
-            name: 'locked',
-            expression: `has(object.metadata.annotations) && '${LOCKED}' in object.metadata.annotations`,
-          },
-        ],
-        validations: [
-          {
-            expression: 'oldObject.metadata.?labels.orValue({}) == object.metadata.?labels.orValue({})',
-            message: 'the labels of a locked ConfigMap are frozen',
-          },
-        ],
-      },
-    } as never);
-    await client.create({
-      apiVersion: BindingKind.apiVersion,
-      kind: BindingKind.kind,
-      metadata: { name: 'frozen-labels' },
-      spec: { policyName: 'frozen-labels', validationActions: ['Deny'] },
-    } as never);
+    await freezeLockedLabels(client);
   });
   after(async () => {
     await env.stop();
