@@ -64,17 +64,11 @@ async function createUnlessCached(client: Client, desired: KubeObject): Promise<
 }
 
 /**
- * Whether the mutated object is the one read: the same JSON, where `mutate` may have set a Date
- * (a client-node model's) for a time the read object holds as its RFC 3339 string. The JSON copy
- * is made only when the objects differ, so the common unchanged case costs one comparison.
- */
-function sameAsRead(read: unknown, mutated: unknown): boolean {
-  return isDeepStrictEqual(read, mutated) || isDeepStrictEqual(read, asWritten(mutated));
-}
-
-/**
- * The caller's own copy of the object read, when `mutate` changed nothing: the read may be the
- * cache's frozen object. The mutated copy is that copy when it holds the very same JSON.
+ * The caller's own copy of the object read, when `mutate` changed nothing: the same JSON, where
+ * `mutate` may have set a Date (a client-node model's) for a time the read object holds as its RFC
+ * 3339 string. The read may be the cache's frozen object; the mutated copy is the caller's when it
+ * holds the very same JSON. The JSON copy is made only when the objects differ, so the common
+ * unchanged case costs one comparison.
  */
 function unchangedObject<T>(read: T, mutated: unknown): T | undefined {
   if (isDeepStrictEqual(read, mutated)) return mutated as T;
@@ -108,17 +102,13 @@ export async function createOrPatch<T extends KubeObject & { status?: unknown }>
   const existing: WithStatus | undefined = read.existing;
   const desired: WithStatus = read.desired;
   if (!existing) throw new Error(`${kind.kind} ${key.name} already exists, yet the API server has none`);
+  const unchanged = unchangedObject(existing, desired);
+  if (unchanged) return { object: answerOf(kind, unchanged), operation: 'unchanged' };
   const { status: oldStatus, ...oldRest } = existing;
   // As written, so that a Date standing for the time read is no change and no patch.
-  const { status: newStatus, ...newRest } = sameAsRead(existing, desired) ? existing : asWritten(desired);
+  const { status: newStatus, ...newRest } = asWritten(desired);
   const specChanged = !isDeepStrictEqual(oldRest, newRest);
   const statusChanged = !isDeepStrictEqual(oldStatus, newStatus);
-  if (!specChanged && !statusChanged) {
-    return {
-      object: answerOf(kind, unchangedObject(existing, desired) ?? cloneJson(existing)),
-      operation: 'unchanged',
-    };
-  }
   let object: KubeObject = existing;
   if (specChanged) object = await client.patch(existing, mergePatchFrom(oldRest, newRest));
   if (statusChanged)
