@@ -4,6 +4,7 @@ import type { V1Lease } from '@kubernetes/client-node';
 import type { Json } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Registry } from 'prom-client';
+import { Backoff } from '../cache/backoff.ts';
 import { newCache } from '../cache/cache.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
@@ -126,9 +127,13 @@ export class Sharder {
   #followUp = false;
   /** Aborts the resync in progress, when the ring changes under it. */
   #resyncing: AbortController | undefined;
-  /** Whether the resync in progress had a write refused, and how many resyncs in a row had one. */
+  /** Whether the resync in progress had a write refused, and the pauses after resyncs in a row that had one. */
   #refused = false;
-  #refusedStreak = 0;
+  readonly #refusedBackoff = new Backoff({
+    initialMs: RESYNC_DEBOUNCE_MS,
+    maxMs: REFUSED_BACKOFF_MAX_MS,
+    jitter: 0,
+  });
   /** The ring's membership, once the sharder's caches have synced. */
   #membership: RingMembership | undefined;
   /** The shards that left the ring and whose objects a resync has yet to move. */
@@ -255,7 +260,7 @@ export class Sharder {
 
   /** The pause after a resync that settled everything: the resync period; refusals are over. */
   #settledPause(): number {
-    this.#refusedStreak = 0;
+    this.#refusedBackoff.reset();
     return this.#o.resyncPeriod;
   }
 
@@ -264,12 +269,9 @@ export class Sharder {
    * refused again and again waits longer each time (the ring changing starts afresh).
    */
   #unsettledPause(): number {
-    if (!this.#refused) {
-      this.#refusedStreak = 0;
-      return RESYNC_DEBOUNCE_MS;
-    }
-    this.#refusedStreak++;
-    return Math.min(RESYNC_DEBOUNCE_MS * 2 ** (this.#refusedStreak - 1), REFUSED_BACKOFF_MAX_MS);
+    if (this.#refused) return this.#refusedBackoff.next();
+    this.#refusedBackoff.reset();
+    return RESYNC_DEBOUNCE_MS;
   }
 
   /**
@@ -289,7 +291,7 @@ export class Sharder {
       for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
-      this.#refusedStreak = 0;
+      this.#refusedBackoff.reset();
       this.#followUp = true;
       // Planned for the ring before: what it still lists or writes is left to the next one.
       this.#resyncing?.abort();
