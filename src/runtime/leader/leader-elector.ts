@@ -12,6 +12,9 @@ import { leaderElectionMasterStatus } from './leader-metrics.ts';
 /** Why leading ended: the caller's signal aborted (or the work returned), or the lease could not be renewed in time. */
 export type LeadershipEnd = 'stopped' | 'lost';
 
+/** How long past a lease's expiry on this clock an attempt is timed, so that it finds it expired. */
+const EXPIRY_MARGIN_MS = 5;
+
 /** How the work of `onStartedLeading` ended. */
 type WorkEnd = { readonly failed: false } | { readonly failed: true; readonly error: unknown };
 
@@ -82,6 +85,27 @@ export class LeaderElector {
     this.#acquirePause.wake();
   }
 
+  /**
+   * Takes a renewal of the lease seen elsewhere (a watch of it) as if read: the holder's expiry is
+   * timed from when it was seen, the moment it was written rather than at this candidate's next
+   * read, up to a retry period later. Only a newer renewal by the holder last read counts: any
+   * other change (a new holder, a release) waits for the next read, which decides alone whether
+   * the lease is taken, so a late or stray event can only move an attempt, never make one win.
+   */
+  observeRenewal(record: LeaderElectionRecord): void {
+    const observed = this.#observed;
+    if (
+      observed === undefined ||
+      observed.holderIdentity === '' ||
+      observed.holderIdentity === this.#options.identity ||
+      record.holderIdentity !== observed.holderIdentity ||
+      record.renewTime <= observed.renewTime
+    )
+      return;
+    this.#observed = record;
+    this.#observedAt = this.#options.clock.monotonic();
+  }
+
   /** The identity of the last holder seen, or '' when none. */
   getLeader(): string {
     return this.#observed?.holderIdentity ?? '';
@@ -135,7 +159,7 @@ export class LeaderElector {
   }
 
   async #acquire(signal: AbortSignal): Promise<boolean> {
-    const { clock, retryPeriod, renewDeadline, logger, name } = this.#options;
+    const { clock, renewDeadline, logger, name } = this.#options;
     logger.info('attempting to acquire leader lease', { lease: name });
     while (!signal.aborted) {
       const sent = clock.monotonic();
@@ -144,9 +168,22 @@ export class LeaderElector {
         logger.info('successfully acquired lease', { lease: name, identity: this.identity });
         return true;
       }
-      await this.#acquirePause.pause(retryPeriod, signal);
+      await this.#acquirePause.pause(this.#untilNextAttempt(), signal);
     }
     return false;
+  }
+
+  /**
+   * A retry period, or less when the lease another holds expires sooner on this clock: it is tried
+   * at its expiry, as a takeover's timing is what hands a dead leader's work on. Past the expiry (a
+   * failed read), a retry period, so that an unreachable API server is not asked in a loop.
+   */
+  #untilNextAttempt(): number {
+    const { clock, retryPeriod } = this.#options;
+    const held = this.#observed;
+    if (!held || !this.#heldByAnother()) return retryPeriod;
+    const left = this.#observedAt + held.leaseDurationSeconds * 1000 - clock.monotonic();
+    return left > 0 ? Math.min(retryPeriod, left + EXPIRY_MARGIN_MS) : retryPeriod;
   }
 
   /**

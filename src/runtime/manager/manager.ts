@@ -17,7 +17,7 @@ import { ping } from '../health/health-checker.ts';
 import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
-import { leaseLock } from '../leader/lease-lock.ts';
+import { leaseLock, leaseRecordOf } from '../leader/lease-lock.ts';
 import { defaultLeaderIdentity } from '../leader/identity.ts';
 import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
@@ -719,7 +719,7 @@ export class Manager {
     this.#coldStandby = !warmup && !this.#options.sharding;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const watching = new AbortController();
-    if (this.#options.sharding) this.#retryOnRelease(elector, watching.signal);
+    if (this.#options.sharding) this.#watchLeaderLease(elector, watching.signal);
     const end = await elector.run(shutdown).finally(() => watching.abort());
     if (end === 'lost') {
       this.#leaseLost = true;
@@ -728,11 +728,12 @@ export class Manager {
   }
 
   /**
-   * Watches the leader Lease until `signal` aborts, and has `elector` try to take it as soon as it
-   * is released, not at its next retry: in a ring every shard's process is a candidate, and the
-   * objects of a leader shard sent SIGTERM wait for the next leader's sharder to move them.
+   * Watches the leader Lease until `signal` aborts, so that `elector` takes it as soon as it is
+   * released, or at its expiry timed from the holder's last renewal as it happened, rather than up
+   * to a retry period later each: in a ring every shard's process is a candidate, and the objects
+   * of a leader shard sent SIGTERM or killed wait for the next leader's sharder to move them.
    */
-  #retryOnRelease(elector: LeaderElector, signal: AbortSignal): void {
+  #watchLeaderLease(elector: LeaderElector, signal: AbortSignal): void {
     const { leaderElectionNamespace, leaderElectionId, clock } = this.#options;
     const lease = new SharedInformer<Json<V1Lease>>({
       kind: LeaseKind,
@@ -742,10 +743,12 @@ export class Manager {
       clock,
       logger: this.logger.child({ component: 'leader-election' }),
     });
-    const released = (record: Json<V1Lease>): void => {
-      if ((record.spec?.holderIdentity ?? '') === '') elector.retryNow();
+    const seen = (lease: Json<V1Lease>): void => {
+      const record = leaseRecordOf(lease);
+      if (record.holderIdentity === '') elector.retryNow();
+      else elector.observeRenewal(record);
     };
-    lease.addEventHandler({ onAdd: released, onUpdate: (_old, record) => released(record) });
+    lease.addEventHandler({ onAdd: seen, onUpdate: (_old, lease) => seen(lease) });
     lease.start(signal);
   }
 

@@ -12,6 +12,8 @@ import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
 const LEASE = 15_000;
 const RETRY = 2_000;
 const HALF_RETRY = RETRY / 2;
+/** The fake clock's step while a takeover is awaited: how close to the expiry it is timed. */
+const STEP = 100;
 
 let env: Environment;
 before(async () => {
@@ -34,6 +36,8 @@ class Election {
   readonly fences: Fence[] = [];
   /** `who saw whom` for every onNewLeader call, in order. */
   readonly newLeaders: string[] = [];
+  /** Each candidate's elector, by its identity. */
+  readonly electors = new Map<string, LeaderElector>();
   readonly #kubeConfig: KubeConfig;
   readonly #lease: string;
   readonly #runs = new Map<string, { stop: AbortController; done: Promise<LeadershipEnd> }>();
@@ -67,6 +71,7 @@ class Election {
         onNewLeader: (leader) => this.newLeaders.push(`${who} saw ${leader}`),
       },
     });
+    this.electors.set(who, elector);
     const stop = new AbortController();
     this.#running.add(who);
     const done = elector.run(stop.signal).finally(() => this.#running.delete(who));
@@ -173,6 +178,55 @@ test('when the leader stops without releasing, the other leads within lease dura
   assert.ok(tookOver >= LEASE, `b took over ${tookOver} ms after a stopped, before the lease expired`);
   assert.ok(tookOver <= LEASE + RETRY, `b took over ${tookOver} ms after a stopped`);
   assert.deepEqual(election.newLeaders, ['a saw a', 'b saw a', 'b saw b']);
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test("a candidate tries again at the lease's expiry as it read it, not at its next retry", async () => {
+  const election = new Election(env.kubeConfig, 'timed-at-expiry');
+  await election.start('a', false);
+  await election.step(HALF_RETRY);
+  await election.start('b', false);
+  await election.step(HALF_RETRY);
+  await election.step(HALF_RETRY);
+  // a renewed at 2 s, and b read that renewal at 3 s: on b's clock the lease expires at 18 s.
+  assert.equal(await election.stop('a'), 'stopped');
+  const expiry = RETRY + HALF_RETRY + LEASE;
+  while (election.leaders().length === 0) await election.step(STEP);
+  assert.deepEqual(election.leaders(), ['b']);
+  const at = election.clock.monotonic();
+  assert.ok(
+    at >= expiry && at <= expiry + STEP,
+    `b took over at ${at} ms; the lease expired at ${expiry} ms`,
+  );
+  await election.stop('b');
+  election.assertNoOverlap();
+});
+
+test('a renewal seen as it is written times the takeover from that renewal', async () => {
+  const election = new Election(env.kubeConfig, 'renewal-seen');
+  const lock = leaseLock(env.kubeConfig, 'default', 'renewal-seen');
+  /** What a watch of the Lease hands b: each record as soon as it is written. */
+  const watched = async (): Promise<void> => {
+    const current = await lock.get(AbortSignal.timeout(10_000));
+    if (current) election.electors.get('b')?.observeRenewal(current.record);
+  };
+  await election.start('a', false);
+  await election.step(HALF_RETRY);
+  await election.start('b', false);
+  await election.step(HALF_RETRY);
+  await watched();
+  await election.step(HALF_RETRY);
+  // a's last renewal was at 2 s, seen then; b's own read of it came at 3 s.
+  assert.equal(await election.stop('a'), 'stopped');
+  const expiry = RETRY + LEASE;
+  while (election.leaders().length === 0) await election.step(STEP);
+  assert.deepEqual(election.leaders(), ['b']);
+  const at = election.clock.monotonic();
+  assert.ok(
+    at >= expiry && at <= expiry + STEP,
+    `b took over at ${at} ms; the lease expired at ${expiry} ms`,
+  );
   await election.stop('b');
   election.assertNoOverlap();
 });
