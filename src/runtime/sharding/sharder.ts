@@ -72,11 +72,12 @@ interface Child {
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
 /**
- * The longest pause after resyncs in a row that each had a write refused (an admission policy, a
- * webhook down): they double from RESYNC_DEBOUNCE_MS up to this, as a rate-limited queue's retries
- * do, instead of listing the whole ring every second for as long as the refusal lasts.
+ * The longest pause after resyncs in a row that each failed (a list refused or cut off) or had a
+ * write refused (an admission policy, a webhook down): they double from RESYNC_DEBOUNCE_MS up to
+ * this, as a rate-limited queue's retries and a reflector's relists do, instead of listing the
+ * whole ring every second or retry period for as long as the trouble lasts.
  */
-const REFUSED_BACKOFF_MAX_MS = 60_000;
+const TROUBLE_BACKOFF_MAX_MS = 60_000;
 /** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
 const EXPIRY_MARGIN_MS = 5;
 
@@ -125,11 +126,12 @@ export class Sharder {
   #followUp = false;
   /** Aborts the resync in progress, when the ring changes under it. */
   #resyncing: AbortController | undefined;
-  /** Whether the resync in progress had a write refused, and the pauses after resyncs in a row that had one. */
+  /** Whether the resync in progress had a write refused. */
   #refused = false;
-  readonly #refusedBackoff = new Backoff({
+  /** The pauses after resyncs in a row that failed or had a write refused. */
+  readonly #troubleBackoff = new Backoff({
     initialMs: RESYNC_DEBOUNCE_MS,
-    maxMs: REFUSED_BACKOFF_MAX_MS,
+    maxMs: TROUBLE_BACKOFF_MAX_MS,
     jitter: 0,
   });
   /** The ring's membership, once the sharder's caches have synced. */
@@ -225,8 +227,9 @@ export class Sharder {
         this.#resyncAt = Number.POSITIVE_INFINITY;
         this.#soonAt = Number.POSITIVE_INFINITY;
         this.#soonSince = undefined;
-        // A failed resync is tried again a retry period later; one with a write that lost a race
-        // (a newer object), shortly; one cut short by a change of the ring, at once (below).
+        // A failed resync is tried again after a pause that doubles while they keep failing; one
+        // with a write that lost a race (a newer object), shortly; one cut short by a change of
+        // the ring, at once (below).
         const resyncing = new AbortController();
         this.#resyncing = resyncing;
         this.#refused = false;
@@ -234,9 +237,9 @@ export class Sharder {
           .then(
             (settled) => (settled ? this.#settledPause() : this.#unsettledPause()),
             (err: unknown) => {
-              if (!signal.aborted && this.#ring === ring)
-                logger.error('sharder resync failed', { ring: this.#o.ring, err });
-              return retryPeriod;
+              if (signal.aborted || this.#ring !== ring) return retryPeriod;
+              logger.error('sharder resync failed', { ring: this.#o.ring, err });
+              return this.#troubleBackoff.next();
             },
           )
           .finally(() => (this.#resyncing = undefined));
@@ -258,7 +261,7 @@ export class Sharder {
 
   /** The pause after a resync that settled everything: the resync period; refusals are over. */
   #settledPause(): number {
-    this.#refusedBackoff.reset();
+    this.#troubleBackoff.reset();
     return this.#o.resyncPeriod;
   }
 
@@ -267,8 +270,8 @@ export class Sharder {
    * refused again and again waits longer each time (the ring changing starts afresh).
    */
   #unsettledPause(): number {
-    if (this.#refused) return this.#refusedBackoff.next();
-    this.#refusedBackoff.reset();
+    if (this.#refused) return this.#troubleBackoff.next();
+    this.#troubleBackoff.reset();
     return RESYNC_DEBOUNCE_MS;
   }
 
@@ -289,7 +292,7 @@ export class Sharder {
       for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
-      this.#refusedBackoff.reset();
+      this.#troubleBackoff.reset();
       this.#followUp = true;
       // Planned for the ring before: what it still lists or writes is left to the next one.
       this.#resyncing?.abort();

@@ -92,6 +92,8 @@ export class ThrottledTransport implements Transport {
 
   /** Runs once after the next answer to a list of every Widget (the sharder's resync). */
   afterList: (() => Promise<void>) | undefined;
+  /** While set, every list of every Widget fails after the server answered, as one cut off does. */
+  failWholeLists = false;
 
   async request<T>(req: RestRequest): Promise<T> {
     if (req.method === 'PATCH' && req.path.includes('/widgets/')) {
@@ -104,6 +106,7 @@ export class ThrottledTransport implements Transport {
     const answer = await this.#inner.request<T>(req);
     if (req.method === 'GET' && /\/widgets(\?|$)/.test(req.path) && !req.path.includes('labelSelector')) {
       this.wholeLists++;
+      if (this.failWholeLists) throw new Error('the connection broke while the list was read');
       const hook = this.afterList;
       this.afterList = undefined;
       // As a request still under way would be, the list is cut short by its signal.
