@@ -139,13 +139,15 @@ try {
     );
     const expiry = leaseExpiry(victim.name);
     const cpu = controlPlaneCpu();
+    const shardCpu = shardsCpu();
+    const benchCpu = process.cpuUsage();
     const at = await victim.signal(signal);
     timeline.begin(victim.name, at);
     shards.delete(victim.name);
     const took = await converge(at, its);
     const writes = 3 * its.size;
     progress(
-      `${scenario}: ${timeline.end(at + took)}; control plane CPU ${(controlPlaneCpu() - cpu).toFixed(1)} s for at least ${writes} writes`,
+      `${scenario}: ${timeline.end(at + took)}; control plane CPU ${(controlPlaneCpu() - cpu).toFixed(1)} s for at least ${writes} writes; ${cpuSince(shardCpu, benchCpu)}`,
     );
     await victim.stop();
     row(
@@ -282,6 +284,21 @@ function leaseExpiry(shard: string): number {
 /** CPU seconds etcd and the API server have used so far. */
 function controlPlaneCpu(): number {
   return env.pids.slice(0, 2).reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+}
+
+/** Each running shard process's CPU seconds so far. */
+function shardsCpu(): Map<string, number> {
+  return new Map([...shards.values()].map((s) => [s.name, (s.pid && processCpuSeconds(s.pid)) ?? 0]));
+}
+
+/** The CPU each shard still running and this process used since `shardCpu` and `benchCpu` were read. */
+function cpuSince(shardCpu: ReadonlyMap<string, number>, benchCpu: NodeJS.CpuUsage): string {
+  const used = [...shards.values()].map(
+    (s) =>
+      `${s.name} ${(((s.pid && processCpuSeconds(s.pid)) ?? 0) - (shardCpu.get(s.name) ?? 0)).toFixed(1)} s`,
+  );
+  const { user, system } = process.cpuUsage(benchCpu);
+  return `CPU of ${used.join(', ')}, the bench ${((user + system) / 1e6).toFixed(1)} s`;
 }
 
 /** Label patches of `objects`, 8 at a time, each with a label value of its own: writes per second. */
