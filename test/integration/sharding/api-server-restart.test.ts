@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -14,7 +12,7 @@ import {
   type InProcessShard,
   type ShardRun,
 } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { overlaps } from './shards.ts';
 
 const SHARDS = ['shard-a', 'shard-b', 'shard-c'];
@@ -27,22 +25,19 @@ const OUTLASTING: ShardRun = { leaseDuration: 20_000, renewDeadline: 15_000 };
 const SHORT: ShardRun = { leaseDuration: 4000, renewDeadline: 2500 };
 
 describe('a ring of 3 shards through a killed and restarted API server', () => {
-  let env: Environment;
-  let client: Client;
   const rings: InProcessRing[] = [];
   const shards: InProcessShard[] = [];
 
-  before(async () => {
-    ({ env, client } = await startRingEnvironment('restarted'));
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'healed' } });
-  });
   after(async () => {
     await Promise.all(shards.map((s) => s.stop().catch(() => undefined)));
-    await env.stop();
+  });
+  const api = ringEnvironment('restarted');
+  before(async () => {
+    await api.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'healed' } });
   });
 
   async function holder(namespace: string, name: string): Promise<string | undefined> {
-    const lease = await client.direct().get(LeaseKind, { namespace, name });
+    const lease = await api.client.direct().get(LeaseKind, { namespace, name });
     return lease?.spec?.holderIdentity ?? undefined;
   }
 
@@ -51,20 +46,20 @@ describe('a ring of 3 shards through a killed and restarted API server', () => {
     namespace: string,
     runs: Record<string, ShardRun>,
   ): Promise<{ ring: InProcessRing; started: InProcessShard[] }> {
-    await createWidgets(client, namespace, 'before', 30);
-    const ring = new InProcessRing(env, namespace);
+    await createWidgets(api.client, namespace, 'before', 30);
+    const ring = new InProcessRing(api.env, namespace);
     rings.push(ring);
     const started: InProcessShard[] = [];
     for (const [name, run] of Object.entries(runs)) {
       started.push(await ring.start(name, run));
       if (started.length === 1)
         await eventuallyTrue(
-          async () => (await leadingShard(client, namespace, `${RING}-sharder`, RING)) === name,
+          async () => (await leadingShard(api.client, namespace, `${RING}-sharder`, RING)) === name,
           `${name} to lead`,
         );
     }
     shards.push(...started);
-    await convergedOn(client, namespace, ring, SHARDS);
+    await convergedOn(api.client, namespace, ring, SHARDS);
     return { ring, started };
   }
 
@@ -75,13 +70,13 @@ describe('a ring of 3 shards through a killed and restarted API server', () => {
       Object.fromEntries(SHARDS.map((name) => [name, OUTLASTING])),
     );
 
-    await env.restartApiServer({ crash: true, downtimeMs: 2000 });
-    await createWidgets(client, namespace, 'after', 30);
+    await api.env.restartApiServer({ crash: true, downtimeMs: 2000 });
+    await createWidgets(api.client, namespace, 'after', 30);
 
     // Each Widget, old or new, carries the label of its shard in the 3-shard ring, the one shard
     // that watches it, which has reconciled it since; and each cache holds just its share.
-    await convergedOn(client, namespace, ring, SHARDS);
-    await cachesHoldShares(client, namespace, started);
+    await convergedOn(api.client, namespace, ring, SHARDS);
+    await cachesHoldShares(api.client, namespace, started);
     assert.deepEqual(
       started.filter((s) => s.stopped()).map((s) => s.name),
       [],
@@ -89,7 +84,7 @@ describe('a ring of 3 shards through a killed and restarted API server', () => {
     );
     for (const name of SHARDS) assert.equal(await holder(namespace, name), name, `${name} holds its Lease`);
     assert.equal(
-      await leadingShard(client, namespace, `${RING}-sharder`, RING),
+      await leadingShard(api.client, namespace, `${RING}-sharder`, RING),
       'shard-a',
       'the sharder kept its lease',
     );
@@ -105,13 +100,13 @@ describe('a ring of 3 shards through a killed and restarted API server', () => {
     const victim = started.find((s) => s.name === 'shard-c');
     assert.ok(victim);
 
-    await env.restartApiServer({ crash: true, downtimeMs: 3000 });
-    await createWidgets(client, namespace, 'after', 30);
+    await api.env.restartApiServer({ crash: true, downtimeMs: 3000 });
+    await createWidgets(api.client, namespace, 'after', 30);
 
     await eventuallyTrue(() => victim.stopped(), 'shard-c to stop, its shard Lease lost');
     const rest = started.filter((s) => s !== victim);
-    await convergedOn(client, namespace, ring, ['shard-a', 'shard-b']);
-    await cachesHoldShares(client, namespace, rest);
+    await convergedOn(api.client, namespace, ring, ['shard-a', 'shard-b']);
+    await cachesHoldShares(api.client, namespace, rest);
     assert.deepEqual(
       rest.filter((s) => s.stopped()).map((s) => s.name),
       [],

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
@@ -10,9 +8,8 @@ import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
-import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
-import { overlaps, ShardProcesses } from './shards.ts';
+import { processRing } from './process-ring.ts';
+import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'draining-leader';
 const WIDGETS = 20;
@@ -20,25 +17,14 @@ const SHARD = shardLabel('widgets');
 const SCRIPT = 'draining-leader.ts';
 
 describe('a leader that stops leading while its shard still drains', () => {
-  let env: Environment;
-  let client: Client;
-  let shards: ShardProcesses;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-  });
-  after(async () => {
-    await shards.stopAll();
-    await env.stop();
-  });
+  const ring = processRing(NAMESPACE, WIDGETS);
 
   function started(process: string, name: string, since = 0): boolean {
-    return shards.intervals.slice(since).some((i) => i.shard === process && i.name === name);
+    return ring.shards.intervals.slice(since).some((i) => i.shard === process && i.name === name);
   }
 
   it('keeps its shard until that shard stops renewing, though its leader Lease expired', async () => {
+    const { client, shards } = ring;
     // Leader-only and sharded reconciles that ignore their signal, drained for 8 s each.
     shards.start('p', { script: SCRIPT, env: { STUCK: '1', GRACE_MS: '8000' } });
     await eventuallyTrue(
@@ -46,11 +32,11 @@ describe('a leader that stops leading while its shard still drains', () => {
       'p to lead',
     );
     shards.start('m', { script: SCRIPT });
-    const ring = new HashRing(['m', 'p']);
+    const hashRing = new HashRing(['m', 'p']);
     await eventuallyTrue(async () => {
       const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
       return widgets.every((w) => {
-        const home = ring.shardFor(ringKeyOf(WidgetKind, w)) ?? '';
+        const home = hashRing.shardFor(ringKeyOf(WidgetKind, w)) ?? '';
         return w.metadata?.labels?.[SHARD] === home && started(home, w.metadata?.name ?? '');
       });
     }, 'every Widget on its shard of m and p, reconciled there');

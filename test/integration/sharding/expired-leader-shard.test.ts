@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import type { Environment } from '../../../src/envtest/index.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { newClient } from '../../../src/runtime/client/client.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { silentLogger } from '../../../src/runtime/log/logger.ts';
@@ -16,22 +15,14 @@ import {
 import { Sharder } from '../../../src/runtime/sharding/sharder.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'expired-leader';
 const LEASE_DURATION = 15_000;
 const RETRY_PERIOD = 2000;
 
 describe("a new leader's sharder", () => {
-  let env: Environment;
-  let client: Client;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    await env.stop();
-  });
+  const api = ringEnvironment(NAMESPACE);
 
   /**
    * Shard `name`'s Lease of `ring`, marked by process `process` and renewed at `renewTime` for a
@@ -47,7 +38,7 @@ describe("a new leader's sharder", () => {
     processRenewTime = renewTime,
   ): Promise<void> {
     const now = new MicroTimeDate(renewTime);
-    await client.create({
+    await api.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {
@@ -69,12 +60,12 @@ describe("a new leader's sharder", () => {
   }
 
   async function shardOf(ring: string, name: string): Promise<string | undefined> {
-    const widget = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name });
+    const widget = await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name });
     return widget?.metadata?.labels?.[shardLabel(ring)];
   }
 
   async function widgetOn(ring: string, name: string, shard: string): Promise<void> {
-    await client.create({
+    await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name, namespace: NAMESPACE, labels: { [shardLabel(ring)]: shard } },
@@ -100,7 +91,7 @@ describe("a new leader's sharder", () => {
     clock: FakeClock,
     expired: { identity: string; renewTime: number },
   ): Sharder {
-    const transport = transportFor(env.kubeConfig);
+    const transport = transportFor(api.env.kubeConfig);
     return new Sharder({
       ring,
       kinds: [{ kind: WidgetKind, controlled: [] }],

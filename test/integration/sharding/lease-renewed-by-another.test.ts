@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
+import { describe, it } from 'node:test';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { isConflict } from '../../../src/runtime/client/api-error.ts';
 import type { Client } from '../../../src/runtime/client/client.ts';
@@ -9,9 +8,8 @@ import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HOLDER_PROCESS_ANNOTATION, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
-import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
-import { overlaps, ShardProcesses } from './shards.ts';
+import { processRing } from './process-ring.ts';
+import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'renewed-by-another';
 const WIDGETS = 40;
@@ -58,34 +56,25 @@ class ForeignRenewer {
 }
 
 describe('a shard Lease renewed by another writer that keeps the Lease as it read it', () => {
-  let env: Environment;
-  let client: Client;
-  let shards: ShardProcesses;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-  });
-  after(async () => {
-    await shards.stopAll();
-    await env.stop();
-  });
+  const ring = processRing(NAMESPACE, WIDGETS);
 
   async function touchAll(round: number): Promise<void> {
-    for (const widget of await client.direct().listAll(WidgetKind, { namespace: NAMESPACE }))
-      await client.patch(widget, mergePatch({ spec: { size: round } }));
+    for (const widget of await ring.client.direct().listAll(WidgetKind, { namespace: NAMESPACE }))
+      await ring.client.patch(widget, mergePatch({ spec: { size: round } }));
   }
 
   /** Whether process `name` reconciled every Widget after `since` (index into the intervals). */
   function reconciledAllSince(name: string, since: number): boolean {
     const done = new Set(
-      shards.intervals.slice(since).flatMap((i) => (i.shard === name && i.end !== undefined ? [i.name] : [])),
+      ring.shards.intervals
+        .slice(since)
+        .flatMap((i) => (i.shard === name && i.end !== undefined ? [i.name] : [])),
     );
     return done.size === WIDGETS;
   }
 
   it('stops the process whose mark it carries, and keeps the next one out until it expires', async () => {
+    const { client, shards } = ring;
     shards.start('first', { shardName: 'twin' });
     await eventuallyTrue(async () => {
       const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });

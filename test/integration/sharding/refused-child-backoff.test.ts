@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { before, describe, it } from 'node:test';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { transportFor } from '../../../src/runtime/client/transport.ts';
@@ -11,9 +9,7 @@ import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { freezeLockedLabels, LOCKED } from './frozen-labels-policy.ts';
-import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
-import { ShardProcesses } from './shards.ts';
+import { processRing } from './process-ring.ts';
 
 const NAMESPACE = 'refused-child-backoff';
 const WIDGETS = 300;
@@ -21,20 +17,14 @@ const WINDOW_MS = 30_000;
 const SHARD = shardLabel('widgets');
 
 describe('one child whose shard label an admission policy refuses to change', () => {
-  let env: Environment;
-  let client: Client;
-
+  const ring = processRing(NAMESPACE, WIDGETS);
   before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await freezeLockedLabels(client);
-  });
-  after(async () => {
-    await env.stop();
+    await freezeLockedLabels(ring.client);
   });
 
   /** apiserver_request_total of LISTs of the ring's kinds, summed. */
   async function lists(): Promise<Record<string, number>> {
-    const body = await transportFor(env.kubeConfig).stream(
+    const body = await transportFor(ring.env.kubeConfig).stream(
       '/metrics',
       AbortSignal.timeout(10_000),
       'text/plain',
@@ -59,9 +49,9 @@ describe('one child whose shard label an admission policy refuses to change', ()
   }
 
   async function measure(
-    shards: ShardProcesses,
     what: string,
   ): Promise<{ what: string; lists: Record<string, number>; leaderCpuS: number; errors: number }> {
+    const { shards } = ring;
     const url = shards.metricsUrl('shard-a');
     assert.ok(url);
     const errorsBefore = shards.errorLogs().filter((l) => l.startsWith('shard-a')).length;
@@ -76,61 +66,56 @@ describe('one child whose shard label an admission policy refuses to change', ()
   }
 
   it('backs off listing the ring while a child is refused, instead of listing it every second', async () => {
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    const shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-    try {
-      shards.start('shard-a', { script: 'owner-shard.ts' });
-      await eventuallyTrue(
-        async () => {
-          const cms = await client.direct().listAll(ConfigMapKind, { namespace: NAMESPACE });
-          return cms.filter((c) => c.metadata?.labels?.[SHARD] === 'shard-a').length === WIDGETS;
-        },
-        'every ConfigMap on shard-a',
-        120_000,
-      );
-      // One ConfigMap of a Widget that moves to shard-b is locked.
-      const ring = new HashRing(['shard-a', 'shard-b']);
-      const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
-      const moving = widgets.find((w) => ring.shardFor(ringKeyOf(WidgetKind, w)) === 'shard-b');
-      assert.ok(moving);
-      const name = moving.metadata?.name ?? '';
-      const cm = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name });
-      assert.ok(cm);
-      await client.patch(cm, mergePatch({ metadata: { annotations: { [LOCKED]: 'true' } } }));
-      shards.start('shard-b', { script: 'owner-shard.ts' });
-      await eventuallyTrue(
-        async () => {
-          const all = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
-          return all.every((w) => w.metadata?.labels?.[SHARD] === ring.shardFor(ringKeyOf(WidgetKind, w)));
-        },
-        'every Widget on its shard of a and b',
-        120_000,
-      );
-      // Settled, bar the one child.
-      await new Promise((r) => setTimeout(r, 5000));
-      const refused = await measure(shards, 'one child refused');
-      // Unlocked, the stray moves, and the ring is settled.
-      const locked = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name });
-      assert.ok(locked);
-      await client.patch(locked, mergePatch({ metadata: { annotations: { [LOCKED]: null } } }));
-      await eventuallyTrue(
-        async () =>
-          (await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name }))?.metadata?.labels?.[
-            SHARD
-          ] === 'shard-b',
-        'the unlocked ConfigMap to move',
-      );
-      await new Promise((r) => setTimeout(r, 5000));
-      const settled = await measure(shards, 'settled');
-      // Backing off from 1 s to 60 s, a window of 30 s some 20 s into the refusal sees a few lists
-      // at most; a resync every second saw 25-28.
-      assert.ok(refused.errors >= 1, 'the refusal is logged');
-      assert.ok(
-        (refused.lists['widgets'] ?? 0) <= (settled.lists['widgets'] ?? 0) + 4,
-        `the leader listed every Widget ${refused.lists['widgets']} times in ${WINDOW_MS / 1000} s for one refused child (settled: ${settled.lists['widgets']})`,
-      );
-    } finally {
-      await shards.stopAll();
-    }
+    const { client, shards } = ring;
+    shards.start('shard-a', { script: 'owner-shard.ts' });
+    await eventuallyTrue(
+      async () => {
+        const cms = await client.direct().listAll(ConfigMapKind, { namespace: NAMESPACE });
+        return cms.filter((c) => c.metadata?.labels?.[SHARD] === 'shard-a').length === WIDGETS;
+      },
+      'every ConfigMap on shard-a',
+      120_000,
+    );
+    // One ConfigMap of a Widget that moves to shard-b is locked.
+    const hashRing = new HashRing(['shard-a', 'shard-b']);
+    const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+    const moving = widgets.find((w) => hashRing.shardFor(ringKeyOf(WidgetKind, w)) === 'shard-b');
+    assert.ok(moving);
+    const name = moving.metadata?.name ?? '';
+    const cm = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name });
+    assert.ok(cm);
+    await client.patch(cm, mergePatch({ metadata: { annotations: { [LOCKED]: 'true' } } }));
+    shards.start('shard-b', { script: 'owner-shard.ts' });
+    await eventuallyTrue(
+      async () => {
+        const all = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+        return all.every((w) => w.metadata?.labels?.[SHARD] === hashRing.shardFor(ringKeyOf(WidgetKind, w)));
+      },
+      'every Widget on its shard of a and b',
+      120_000,
+    );
+    // Settled, bar the one child.
+    await new Promise((r) => setTimeout(r, 5000));
+    const refused = await measure('one child refused');
+    // Unlocked, the stray moves, and the ring is settled.
+    const locked = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name });
+    assert.ok(locked);
+    await client.patch(locked, mergePatch({ metadata: { annotations: { [LOCKED]: null } } }));
+    await eventuallyTrue(
+      async () =>
+        (await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name }))?.metadata?.labels?.[
+          SHARD
+        ] === 'shard-b',
+      'the unlocked ConfigMap to move',
+    );
+    await new Promise((r) => setTimeout(r, 5000));
+    const settled = await measure('settled');
+    // Backing off from 1 s to 60 s, a window of 30 s some 20 s into the refusal sees a few lists
+    // at most; a resync every second saw 25-28.
+    assert.ok(refused.errors >= 1, 'the refusal is logged');
+    assert.ok(
+      (refused.lists['widgets'] ?? 0) <= (settled.lists['widgets'] ?? 0) + 4,
+      `the leader listed every Widget ${refused.lists['widgets']} times in ${WINDOW_MS / 1000} s for one refused child (settled: ${settled.lists['widgets']})`,
+    );
   });
 });

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { before, describe, it } from 'node:test';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
@@ -12,7 +10,7 @@ import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
 import { freezeLockedLabels, LOCKED } from './frozen-labels-policy.ts';
 import { createWidgets } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { ShardProcesses } from './shards.ts';
 
 const WIDGETS = 30;
@@ -25,28 +23,22 @@ const SCRIPT = 'owner-shard.ts';
  * moves, the child is left behind and the leader says which one and why.
  */
 describe('an owned object whose shard label an admission policy refuses to change', () => {
-  let env: Environment;
-  let client: Client;
-
+  const api = ringEnvironment('join-refused');
   before(async () => {
-    ({ env, client } = await startRingEnvironment('join-refused'));
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dead-refused' } });
-    await freezeLockedLabels(client);
-  });
-  after(async () => {
-    await env.stop();
+    await api.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dead-refused' } });
+    await freezeLockedLabels(api.client);
   });
 
   /** The shard of each Widget of `namespace`, by name ('' when it has none). */
   async function widgetShards(namespace: string): Promise<Map<string, string>> {
-    const widgets = await client.direct().listAll(WidgetKind, { namespace });
+    const widgets = await api.client.direct().listAll(WidgetKind, { namespace });
     return new Map(widgets.map((w) => [w.metadata?.name ?? '', w.metadata?.labels?.[SHARD] ?? '']));
   }
 
   /** The Widgets of `namespace` that the ring of `live` puts on `shard`. */
   async function hashedTo(namespace: string, live: readonly string[], shard: string): Promise<string[]> {
     const ring = new HashRing(live);
-    const widgets = await client.direct().listAll(WidgetKind, { namespace });
+    const widgets = await api.client.direct().listAll(WidgetKind, { namespace });
     return widgets
       .filter((w) => ring.shardFor(ringKeyOf(WidgetKind, w)) === shard)
       .map((w) => w.metadata?.name ?? '');
@@ -57,8 +49,8 @@ describe('an owned object whose shard label an admission policy refuses to chang
     const ring = new HashRing(live);
     await eventuallyTrue(
       async () => {
-        const configMaps = await client.direct().listAll(ConfigMapKind, { namespace });
-        const widgets = await client.direct().listAll(WidgetKind, { namespace });
+        const configMaps = await api.client.direct().listAll(ConfigMapKind, { namespace });
+        const widgets = await api.client.direct().listAll(WidgetKind, { namespace });
         const cmShards = new Map(
           configMaps.map((c) => [c.metadata?.name ?? '', c.metadata?.labels?.[SHARD]]),
         );
@@ -73,16 +65,16 @@ describe('an owned object whose shard label an admission policy refuses to chang
 
   /** Locks every ConfigMap of `namespace` a Widget owns, and waits for the policy to refuse a label change. */
   async function lockConfigMaps(namespace: string): Promise<void> {
-    for (const cm of await client.direct().listAll(ConfigMapKind, { namespace })) {
+    for (const cm of await api.client.direct().listAll(ConfigMapKind, { namespace })) {
       if (!cm.metadata?.ownerReferences) continue;
-      await client.patch(cm, mergePatch({ metadata: { annotations: { [LOCKED]: 'true' } } }));
+      await api.client.patch(cm, mergePatch({ metadata: { annotations: { [LOCKED]: 'true' } } }));
     }
     await eventuallyTrue(async () => {
-      const cm = await client.direct().get(ConfigMapKind, { namespace, name: 'widget-0' });
+      const cm = await api.client.direct().get(ConfigMapKind, { namespace, name: 'widget-0' });
       if (!cm) return false;
       try {
-        await client.patch(cm, mergePatch({ metadata: { labels: { probe: 'x' } } }));
-        await client.patch(cm, mergePatch({ metadata: { labels: { probe: null } } }));
+        await api.client.patch(cm, mergePatch({ metadata: { labels: { probe: 'x' } } }));
+        await api.client.patch(cm, mergePatch({ metadata: { labels: { probe: null } } }));
         return false;
       } catch {
         return true;
@@ -92,8 +84,8 @@ describe('an owned object whose shard label an admission policy refuses to chang
 
   it('assigns a drained owner to the shard that joins, leaving its child behind', async () => {
     const namespace = 'join-refused';
-    await createWidgets(client, namespace, 'widget', WIDGETS);
-    const shards = new ShardProcesses(env.kubeconfigPath, namespace);
+    await createWidgets(api.client, namespace, 'widget', WIDGETS);
+    const shards = new ShardProcesses(api.env.kubeconfigPath, namespace);
     try {
       shards.start('shard-a', { script: SCRIPT });
       await converged(namespace, ['shard-a']);
@@ -131,13 +123,13 @@ describe('an owned object whose shard label an admission policy refuses to chang
 
   it("moves a dead shard's owners, leaving their children behind", async () => {
     const namespace = 'dead-refused';
-    await createWidgets(client, namespace, 'widget', WIDGETS);
-    const shards = new ShardProcesses(env.kubeconfigPath, namespace);
+    await createWidgets(api.client, namespace, 'widget', WIDGETS);
+    const shards = new ShardProcesses(api.env.kubeconfigPath, namespace);
     try {
       // shard-a leads (runs the sharder) and outlives shard-b.
       shards.start('shard-a', { script: SCRIPT });
       await eventuallyTrue(
-        async () => (await leadingShard(client, namespace, 'widgets-sharder', 'widgets')) === 'shard-a',
+        async () => (await leadingShard(api.client, namespace, 'widgets-sharder', 'widgets')) === 'shard-a',
         'shard-a to lead',
       );
       shards.start('shard-b', { script: SCRIPT });

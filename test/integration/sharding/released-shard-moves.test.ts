@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import type { Environment } from '../../../src/envtest/index.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { newCache } from '../../../src/runtime/cache/cache.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { systemClock } from '../../../src/runtime/clock/clock.ts';
 import { LeaderElector } from '../../../src/runtime/leader/leader-elector.ts';
@@ -17,7 +15,7 @@ import { RING_LABEL, SHARDER_IDENTITY, shardLabel } from '../../../src/runtime/s
 import { shardingMetrics } from '../../../src/runtime/sharding/sharding-metrics.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { runInBackground, testManager, WidgetKind } from '../controller/support.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'released';
 const RING = 'released';
@@ -26,27 +24,19 @@ const LEASE = { leaseDuration: 4000, renewDeadline: 2500, retryPeriod: 500 };
 const WIDGETS = 5;
 
 describe("moving a shard's objects away without a drain", () => {
-  let env: Environment;
-  let client: Client;
   const testDone = new AbortController();
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    testDone.abort();
-    await env.stop();
-  });
+  after(() => testDone.abort());
+  const api = ringEnvironment(NAMESPACE);
 
   function lease(): Promise<Json<V1Lease> | undefined> {
-    return client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'gone' });
+    return api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'gone' });
   }
 
   /** Shard "gone" coming back under its old name, as a restarted pod of a StatefulSet would. */
   function comeBack(): { acquiredAt: Promise<number>; stop: () => void } {
     const stop = new AbortController();
     const elector = new LeaderElector({
-      lock: leaseLock(client, NAMESPACE, 'gone', { labels: { [RING_LABEL]: RING } }),
+      lock: leaseLock(api.client, NAMESPACE, 'gone', { labels: { [RING_LABEL]: RING } }),
       identity: 'gone',
       ...LEASE,
       retryPeriod: 200,
@@ -66,7 +56,7 @@ describe("moving a shard's objects away without a drain", () => {
 
   it('holds a released Lease first, so that its shard cannot come back while the objects move', async () => {
     const now = new MicroTimeDate(Date.now());
-    await client.create({
+    await api.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'gone', namespace: NAMESPACE, labels: { [RING_LABEL]: RING } },
@@ -74,13 +64,13 @@ describe("moving a shard's objects away without a drain", () => {
       spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
     });
     for (let i = 0; i < WIDGETS; i++)
-      await client.create({
+      await api.client.create({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name: `w-${i}`, namespace: NAMESPACE, labels: { [SHARD]: 'gone' } },
         spec: { size: 1 },
       });
-    const mgr = await testManager(env, {
+    const mgr = await testManager(api.env, {
       namespace: NAMESPACE,
       leaderElection: true,
       leaderElectionId: 'released-leader',
@@ -96,7 +86,7 @@ describe("moving a shard's objects away without a drain", () => {
     const run = runInBackground(mgr);
     try {
       const moved = async (): Promise<number> =>
-        (await client.direct().listAll(WidgetKind, { namespace: NAMESPACE })).filter(
+        (await api.client.direct().listAll(WidgetKind, { namespace: NAMESPACE })).filter(
           (w) => w.metadata?.labels?.[SHARD] === 'me',
         ).length;
       await eventuallyTrue(async () => (await moved()) > 0, 'a Widget moved to shard me');
@@ -131,7 +121,7 @@ describe("moving a shard's objects away without a drain", () => {
     try {
       await back.acquiredAt;
       const cache = newCache({
-        kubeConfig: env.kubeConfig,
+        kubeConfig: api.env.kubeConfig,
         byKind: [{ kind: LeaseKind, namespaces: [NAMESPACE], labelSelector: `${RING_LABEL}=${RING}` }],
       });
       const leases = cache.informerFor<V1Lease>(LeaseKind);
@@ -143,7 +133,7 @@ describe("moving a shard's objects away without a drain", () => {
         leaseNamespace: NAMESPACE,
         holdDuration: LEASE.leaseDuration,
         retryPeriod: LEASE.retryPeriod,
-        client,
+        client: api.client,
         clock: systemClock,
         logger: silentLogger,
         metrics: shardingMetrics(new Registry()),

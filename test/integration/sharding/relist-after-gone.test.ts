@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
 import { objectRef } from '../../../src/runtime/client/object-key.ts';
 import { restConfigOf } from '../../../src/runtime/config/rest-config-source.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
@@ -21,7 +19,7 @@ import {
   RING,
   type InProcessShard,
 } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'gone';
@@ -31,38 +29,35 @@ const LEASE = { leaseDuration: 15_000, renewDeadline: 10_000 };
 // Without the watch cache, watches are served by etcd itself: once etcd is compacted past the
 // resourceVersion a cut-off informer last saw, its next watch is answered 410 Gone and it relists.
 describe('a ring whose informers are answered 410 Gone after an outage', () => {
-  let env: Environment;
-  let client: Client;
   let ring: InProcessRing;
   const proxies = new Map<string, SeverableProxy>();
   const shards = new Map<string, InProcessShard>();
 
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE, ['--watch-cache=false']));
-    await createWidgets(client, NAMESPACE, 'before', 20);
-    ring = new InProcessRing(env, NAMESPACE);
-  });
   after(async () => {
     await Promise.all([...shards.values()].map((s) => s.stop().catch(() => undefined)));
     for (const proxy of proxies.values()) await proxy.close();
-    await env.stop();
+  });
+  const api = ringEnvironment(NAMESPACE, ['--watch-cache=false']);
+  before(async () => {
+    await createWidgets(api.client, NAMESPACE, 'before', 20);
+    ring = new InProcessRing(api.env, NAMESPACE);
   });
 
   /** Starts shard `name` reaching the API server through a proxy of its own. */
   async function startBehindProxy(name: string): Promise<void> {
-    const proxy = await SeverableProxy.start(env.server);
+    const proxy = await SeverableProxy.start(api.env.server);
     proxies.set(name, proxy);
-    const kubeConfig = { ...restConfigOf(env.kubeConfig), server: proxy.url };
+    const kubeConfig = { ...restConfigOf(api.env.kubeConfig), server: proxy.url };
     shards.set(name, await ring.start(name, { ...LEASE, kubeConfig }));
   }
 
   async function leader(): Promise<string | undefined> {
-    return leadingShard(client, NAMESPACE, `${RING}-sharder`, RING);
+    return leadingShard(api.client, NAMESPACE, `${RING}-sharder`, RING);
   }
 
   /** Each shard's cache holds exactly the Widgets labelled with it, and no shard stopped. */
   async function cachesHoldTheirShares(): Promise<void> {
-    await cachesHoldShares(client, NAMESPACE, shards.values());
+    await cachesHoldShares(api.client, NAMESPACE, shards.values());
     for (const [name, shard] of shards) assert.equal(shard.stopped(), false, `${name} stopped`);
   }
 
@@ -70,17 +65,17 @@ describe('a ring whose informers are answered 410 Gone after an outage', () => {
     await startBehindProxy('shard-a');
     await eventuallyTrue(async () => (await leader()) === 'shard-a', 'shard-a to lead');
     await startBehindProxy('shard-b');
-    await convergedOn(client, NAMESPACE, ring, ['shard-a', 'shard-b']);
+    await convergedOn(api.client, NAMESPACE, ring, ['shard-a', 'shard-b']);
 
     for (const proxy of proxies.values()) proxy.sever();
-    await createWidgets(client, NAMESPACE, 'outage', 10);
+    await createWidgets(api.client, NAMESPACE, 'outage', 10);
     for (const i of [0, 1, 2])
-      await client.delete(objectRef(WidgetKind, { namespace: NAMESPACE, name: `before-${i}` }));
-    await compactEtcd(env.etcdUrl);
+      await api.client.delete(objectRef(WidgetKind, { namespace: NAMESPACE, name: `before-${i}` }));
+    await compactEtcd(api.env.etcdUrl);
     for (const proxy of proxies.values()) proxy.restore();
 
     // The sharder saw the new Widgets only through its relist: its resync is minutes away.
-    await convergedOn(client, NAMESPACE, ring, ['shard-a', 'shard-b']);
+    await convergedOn(api.client, NAMESPACE, ring, ['shard-a', 'shard-b']);
     await cachesHoldTheirShares();
   });
 
@@ -89,27 +84,27 @@ describe('a ring whose informers are answered 410 Gone after an outage', () => {
     const home = new HashRing(live);
     const homeOf = (name: string): string | undefined =>
       home.shardFor(ringKeyOf(WidgetKind, { metadata: { namespace: NAMESPACE, name } }));
-    const before = await assignments(client, NAMESPACE);
+    const before = await assignments(api.client, NAMESPACE);
     const leaving = [...before].filter(([name, s]) => s === 'shard-b' && homeOf(name) === 'shard-c');
     assert.ok(leaving.length > 0, 'the join moves Widgets of shard-b');
 
     proxies.get('shard-b')?.sever();
     shards.set('shard-c', await ring.start('shard-c', LEASE));
-    await createWidgets(client, NAMESPACE, 'cut', 10);
+    await createWidgets(api.client, NAMESPACE, 'cut', 10);
     const arriving = Array.from({ length: 10 }, (_, i) => `cut-${i}`).filter((n) => homeOf(n) === 'shard-b');
     assert.ok(arriving.length > 0, 'a new Widget goes to shard-b');
     await eventuallyTrue(async () => {
-      const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
+      const widgets = await api.client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
       const labels = new Map(widgets.map((w) => [w.metadata?.name ?? '', w.metadata?.labels ?? {}]));
       return (
         leaving.every(([name]) => labels.get(name)?.[drainLabel(RING)] !== undefined) &&
         arriving.every((name) => labels.get(name)?.[shardLabel(RING)] === 'shard-b')
       );
     }, "the sharder to drain shard-b's leaving Widgets and assign it new ones while it is cut off");
-    await compactEtcd(env.etcdUrl);
+    await compactEtcd(api.env.etcdUrl);
     proxies.get('shard-b')?.restore();
 
-    await convergedOn(client, NAMESPACE, ring, live);
+    await convergedOn(api.client, NAMESPACE, ring, live);
     await cachesHoldTheirShares();
   });
 

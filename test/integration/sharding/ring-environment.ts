@@ -13,7 +13,7 @@ export interface RingEnvironment {
  * Starts an API server with the Widget CRD (and `apiServerArgs`), and creates the test's
  * `namespace` on it.
  */
-export async function startRingEnvironment(
+async function startRingEnvironment(
   namespace: string,
   apiServerArgs: readonly string[] = [],
 ): Promise<RingEnvironment> {
@@ -25,12 +25,13 @@ export async function startRingEnvironment(
 
 /**
  * Registers the enclosing suite's before and after: the API server of {@link startRingEnvironment},
- * stopped after the suite. What it returns is there once the suite's tests run.
+ * stopped after the suite. What it returns is there once the suite's tests run. An after the suite
+ * registers before this one runs before the API server stops.
  */
-export function ringEnvironment(namespace: string): RingEnvironment {
+export function ringEnvironment(namespace: string, apiServerArgs: readonly string[] = []): RingEnvironment {
   let started: RingEnvironment | undefined;
   before(async () => {
-    started = await startRingEnvironment(namespace);
+    started = await startRingEnvironment(namespace, apiServerArgs);
   });
   after(async () => {
     await started?.env.stop();

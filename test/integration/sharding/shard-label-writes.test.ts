@@ -1,31 +1,21 @@
 import assert from 'node:assert/strict';
 import type { V1ConfigMap, V1Namespace } from '@kubernetes/client-node';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import { ConfigMapKind, NamespaceKind, SecretKind } from '../../../src/runtime/client/kinds.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { runInBackground, testManager, WidgetKind, type Widget } from '../controller/support.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'stamped';
 const SHARD = shardLabel('stamped');
 
 describe('the shard label on objects a shard writes', () => {
-  let env: Environment;
-  let client: Client;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    await env.stop();
-  });
+  const api = ringEnvironment(NAMESPACE);
 
   function widget(name: string, labels: Record<string, string> = {}): Promise<Widget> {
-    return client.create({
+    return api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name, namespace: NAMESPACE, labels },
@@ -53,12 +43,12 @@ describe('the shard label on objects a shard writes', () => {
     // No sharder: nothing but the writes below labels the ConfigMaps.
     const mine = await widget('mine', { [SHARD]: 'me' });
     const other = await widget('other');
-    await client.create({
+    await api.client.create({
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: 'trigger', namespace: NAMESPACE },
     });
-    const mgr = await testManager(env, {
+    const mgr = await testManager(api.env, {
       namespace: NAMESPACE,
       leaderElection: true,
       leaderElectionId: 'stamped-leader',
@@ -99,7 +89,9 @@ describe('the shard label on objects a shard writes', () => {
       await run.stop();
     }
     const stamped = async (name: string): Promise<string | undefined> =>
-      (await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name }))?.metadata?.labels?.[SHARD];
+      (await api.client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name }))?.metadata?.labels?.[
+        SHARD
+      ];
     assert.equal(await stamped('own'), 'me', 'lands in the shard cache its owner is reconciled from');
     assert.equal(
       await stamped('for-another-owner'),
@@ -110,12 +102,12 @@ describe('the shard label on objects a shard writes', () => {
   });
 
   it('goes on the namespaced objects a sharded reconcile of a cluster-scoped object creates', async () => {
-    const owner = await client.create<V1Namespace>({
+    const owner = await api.client.create<V1Namespace>({
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: { name: 'stamped-owner', labels: { [SHARD]: 'me' } },
     });
-    const mgr = await testManager(env, {
+    const mgr = await testManager(api.env, {
       leaderElection: true,
       leaderElectionId: 'stamped-cluster-leader',
       leaderElectionNamespace: NAMESPACE,
@@ -157,7 +149,7 @@ describe('the shard label on objects a shard writes', () => {
     } finally {
       await run.stop();
     }
-    const cm = await client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name: 'of-a-namespace' });
+    const cm = await api.client.direct().get(ConfigMapKind, { namespace: NAMESPACE, name: 'of-a-namespace' });
     assert.equal(
       cm?.metadata?.labels?.[SHARD],
       'me',
@@ -166,7 +158,7 @@ describe('the shard label on objects a shard writes', () => {
   });
 
   it('is refused to a second sharded controller of the same kind, whose workqueue the drain would not wait for', async () => {
-    const mgr = await testManager(env, {
+    const mgr = await testManager(api.env, {
       leaderElection: true,
       leaderElectionId: 'stamped-twin-leader',
       leaderElectionNamespace: NAMESPACE,

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { systemClock, type Clock } from '../../../src/runtime/clock/clock.ts';
 import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
@@ -18,7 +16,7 @@ import {
   RING,
   type InProcessShard,
 } from './in-process-ring.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { overlaps } from './shards.ts';
 
 const NAMESPACE = 'wall-steps';
@@ -42,26 +40,23 @@ class SteppedClock implements Clock {
 }
 
 describe("the wall clock of the sharder's process stepping", () => {
-  let env: Environment;
-  let client: Client;
   let ring: InProcessRing;
   const shards: InProcessShard[] = [];
   const clock = new SteppedClock();
   const testDone = new AbortController();
 
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-    await createWidgets(client, NAMESPACE, 'widget', WIDGETS);
-    ring = new InProcessRing(env, NAMESPACE);
-  });
   after(async () => {
     testDone.abort();
     await Promise.all(shards.map((s) => s.stop().catch(() => undefined)));
-    await env.stop();
+  });
+  const api = ringEnvironment(NAMESPACE);
+  before(async () => {
+    await createWidgets(api.client, NAMESPACE, 'widget', WIDGETS);
+    ring = new InProcessRing(api.env, NAMESPACE);
   });
 
   async function holder(name: string): Promise<string | undefined> {
-    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name });
+    const lease = await api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name });
     return lease?.spec?.holderIdentity ?? undefined;
   }
 
@@ -74,8 +69,8 @@ describe("the wall clock of the sharder's process stepping", () => {
       await pause(LEASE_DURATION / 2, testDone.signal);
       assert.equal(await holder('shard-a'), 'shard-a');
       assert.equal(await holder('shard-b'), 'shard-b');
-      assert.equal(await leadingShard(client, NAMESPACE, `${RING}-sharder`, RING), 'shard-a');
-      assert.deepEqual(await assignments(client, NAMESPACE), expected);
+      assert.equal(await leadingShard(api.client, NAMESPACE, `${RING}-sharder`, RING), 'shard-a');
+      assert.deepEqual(await assignments(api.client, NAMESPACE), expected);
     }
     assert.deepEqual(
       shards.filter((s) => s.stopped()).map((s) => s.name),
@@ -88,11 +83,11 @@ describe("the wall clock of the sharder's process stepping", () => {
     // shard-a leads, so its process runs the sharder on the stepped clock; shard-b's is the system's.
     shards.push(await ring.start('shard-a', { clock }));
     await eventuallyTrue(
-      async () => (await leadingShard(client, NAMESPACE, `${RING}-sharder`, RING)) === 'shard-a',
+      async () => (await leadingShard(api.client, NAMESPACE, `${RING}-sharder`, RING)) === 'shard-a',
       'shard-a to lead',
     );
     shards.push(await ring.start('shard-b'));
-    const before = await convergedOn(client, NAMESPACE, ring, ['shard-a', 'shard-b']);
+    const before = await convergedOn(api.client, NAMESPACE, ring, ['shard-a', 'shard-b']);
     clock.step(20 * LEASE_DURATION + 60_000);
     await assertRingHolds(before);
     clock.step(-2 * (20 * LEASE_DURATION + 60_000));
@@ -103,7 +98,7 @@ describe("the wall clock of the sharder's process stepping", () => {
     // A shard that held its Lease once and died: renewed now on the system clock, so ahead of the
     // sharder's wall clock by far more than its duration. Only the monotonic clock expires it.
     const now = new MicroTimeDate(systemClock.now());
-    await client.create({
+    await api.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'shard-c', namespace: NAMESPACE, labels: { [RING_LABEL]: RING } },
@@ -115,7 +110,7 @@ describe("the wall clock of the sharder's process stepping", () => {
       },
     });
     await eventuallyTrue(async () => (await holder('shard-c')) === SHARDER_IDENTITY, 'shard-c declared dead');
-    await convergedOn(client, NAMESPACE, ring, ['shard-a', 'shard-b']);
+    await convergedOn(api.client, NAMESPACE, ring, ['shard-a', 'shard-b']);
     assert.equal(await holder('shard-a'), 'shard-a');
     assert.equal(await holder('shard-b'), 'shard-b');
   });

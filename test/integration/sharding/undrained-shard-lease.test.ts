@@ -1,32 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { after, describe, it } from 'node:test';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { GracefulShutdownTimeoutError } from '../../../src/runtime/manager/controller-group.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { pause, runInBackground, testManager, WidgetKind } from '../controller/support.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'undrained';
 
 describe('a shard stopping while a reconcile ignores its signal', () => {
-  let env: Environment;
-  let client: Client;
   const testDone = new AbortController();
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    testDone.abort();
-    await env.stop();
-  });
+  after(() => testDone.abort());
+  const api = ringEnvironment(NAMESPACE);
 
   /** Shard `shard`, alone in its ring, whose reconcile of its Widget lasts `reconcileMs`. */
   async function shard(shard: string, reconcileMs: number, started: () => void): Promise<Manager> {
-    const mgr = await testManager(env, {
+    const mgr = await testManager(api.env, {
       namespace: NAMESPACE,
       leaderElection: true,
       leaderElectionId: `${shard}-leader`,
@@ -49,7 +39,7 @@ describe('a shard stopping while a reconcile ignores its signal', () => {
           return {};
         },
       });
-    await client.create({
+    await api.client.create({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { name: shard, namespace: NAMESPACE },
@@ -59,7 +49,7 @@ describe('a shard stopping while a reconcile ignores its signal', () => {
   }
 
   async function holder(shard: string): Promise<{ holder: string; renewed: string }> {
-    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: shard });
+    const lease = await api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: shard });
     return { holder: lease?.spec?.holderIdentity ?? '', renewed: String(lease?.spec?.renewTime ?? '') };
   }
 

@@ -1,31 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Environment } from '../../../src/envtest/index.ts';
-import type { Client } from '../../../src/runtime/client/client.ts';
+import { describe, it } from 'node:test';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
 import { RING_LABEL } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { runInBackground, testManager, WidgetKind } from '../controller/support.ts';
-import { startRingEnvironment } from './ring-environment.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'mixed';
 const WIDGETS = 20;
 
 describe('an unsharded controller of a sharded kind', () => {
-  let env: Environment;
-  let client: Client;
-
-  before(async () => {
-    ({ env, client } = await startRingEnvironment(NAMESPACE));
-  });
-  after(async () => {
-    await env.stop();
-  });
+  const api = ringEnvironment(NAMESPACE);
 
   /** A manager of shard "me" of the ring, leading with Lease `leaderElectionId`. */
   function shardManager(leaderElectionId: string): Promise<Manager> {
-    return testManager(env, {
+    return testManager(api.env, {
       namespace: NAMESPACE,
       leaderElection: true,
       leaderElectionId,
@@ -56,14 +46,14 @@ describe('an unsharded controller of a sharded kind', () => {
   it('sees every Widget on the leader when only the unsharded controller watches them', async () => {
     // A second live shard, so that the ring splits the Widgets.
     const now = new MicroTimeDate(Date.now());
-    await client.create({
+    await api.client.create({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'other', namespace: NAMESPACE, labels: { [RING_LABEL]: 'mixed' } },
       spec: { holderIdentity: 'other', leaseDurationSeconds: 600, acquireTime: now, renewTime: now },
     });
     for (let i = 0; i < WIDGETS; i++)
-      await client.create({
+      await api.client.create({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name: `w-${i}`, namespace: NAMESPACE },
