@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
 import { FakeClock } from '../../../src/runtime/clock/fake-clock.ts';
 import { LeaderElector, type LeadershipEnd } from '../../../src/runtime/leader/leader-elector.ts';
 import { LeaderElectionLostError } from '../../../src/runtime/leader/leader-election-lost-error.ts';
 import { leaseLock, type LeaseLock } from '../../../src/runtime/leader/lease-lock.ts';
 import { metricsRegistry } from '../../../src/runtime/metrics/registry.ts';
+import { suiteEnvironment } from '../../support/suite-environment.ts';
 
 const LEASE = 15_000;
 const RETRY = 2_000;
@@ -15,13 +15,7 @@ const HALF_RETRY = RETRY / 2;
 /** The fake clock's step while a takeover is awaited: how close to the expiry it is timed. */
 const STEP = 100;
 
-let env: Environment;
-before(async () => {
-  env = await startEnvironment();
-});
-after(async () => {
-  await env.stop();
-});
+const api = suiteEnvironment();
 
 /** One entry per start or end of leading, in the order they happened, stamped with the fake clock. */
 interface Fence {
@@ -140,7 +134,7 @@ class Election {
 }
 
 test('of two candidates exactly one leads, and it keeps leading while it renews', async () => {
-  const election = new Election(env.kubeConfig, 'two-candidates');
+  const election = new Election(api.env.kubeConfig, 'two-candidates');
   await election.start('a', true);
   await election.start('b', true);
   assert.deepEqual(election.leaders(), ['a']);
@@ -152,7 +146,7 @@ test('of two candidates exactly one leads, and it keeps leading while it renews'
 });
 
 test('two candidates racing to create the lease: exactly one wins', async () => {
-  const election = new Election(env.kubeConfig, 'race');
+  const election = new Election(api.env.kubeConfig, 'race');
   await Promise.all([election.start('a', true), election.start('b', true)]);
   assert.equal(election.leaders().length, 1);
   for (let i = 0; i < 5; i++) await election.step(RETRY);
@@ -163,7 +157,7 @@ test('two candidates racing to create the lease: exactly one wins', async () => 
 });
 
 test('when the leader stops without releasing, the other leads within lease duration + retry, never before', async () => {
-  const election = new Election(env.kubeConfig, 'leader-stops');
+  const election = new Election(api.env.kubeConfig, 'leader-stops');
   await election.start('a', false);
   // b polls half a retry period after a, so it always reads a's latest renewal.
   await election.step(HALF_RETRY);
@@ -183,7 +177,7 @@ test('when the leader stops without releasing, the other leads within lease dura
 });
 
 test("a candidate tries again at the lease's expiry as it read it, not at its next retry", async () => {
-  const election = new Election(env.kubeConfig, 'timed-at-expiry');
+  const election = new Election(api.env.kubeConfig, 'timed-at-expiry');
   await election.start('a', false);
   await election.step(HALF_RETRY);
   await election.start('b', false);
@@ -204,8 +198,8 @@ test("a candidate tries again at the lease's expiry as it read it, not at its ne
 });
 
 test('a renewal seen as it is written times the takeover from that renewal', async () => {
-  const election = new Election(env.kubeConfig, 'renewal-seen');
-  const lock = leaseLock(env.kubeConfig, 'default', 'renewal-seen');
+  const election = new Election(api.env.kubeConfig, 'renewal-seen');
+  const lock = leaseLock(api.env.kubeConfig, 'default', 'renewal-seen');
   /** What a watch of the Lease hands b: each record as soon as it is written. */
   const watched = async (): Promise<void> => {
     const current = await lock.get(AbortSignal.timeout(10_000));
@@ -232,7 +226,7 @@ test('a renewal seen as it is written times the takeover from that renewal', asy
 });
 
 test('a leader that releases on shutdown hands over at the next attempt', async () => {
-  const election = new Election(env.kubeConfig, 'release-on-cancel');
+  const election = new Election(api.env.kubeConfig, 'release-on-cancel');
   await election.start('a', true);
   await election.step(HALF_RETRY);
   await election.start('b', true);
@@ -247,9 +241,9 @@ test('a leader that releases on shutdown hands over at the next attempt', async 
 });
 
 test('a leader whose lease is taken over stops leading and reports it lost', async () => {
-  const election = new Election(env.kubeConfig, 'stolen');
+  const election = new Election(api.env.kubeConfig, 'stolen');
   await election.start('a', true);
-  const lock = leaseLock(env.kubeConfig, 'default', 'stolen');
+  const lock = leaseLock(api.env.kubeConfig, 'default', 'stolen');
   const current = await lock.get(AbortSignal.timeout(10_000));
   assert.ok(current);
   await lock.update(
@@ -263,9 +257,9 @@ test('a leader whose lease is taken over stops leading and reports it lost', asy
 });
 
 test('a leader that reads its lease held by another stops at that renewal, not at the renew deadline', async () => {
-  const election = new Election(env.kubeConfig, 'held-by-another');
+  const election = new Election(api.env.kubeConfig, 'held-by-another');
   await election.start('a', true);
-  const lock = leaseLock(env.kubeConfig, 'default', 'held-by-another');
+  const lock = leaseLock(api.env.kubeConfig, 'default', 'held-by-another');
   const current = await lock.get(AbortSignal.timeout(10_000));
   assert.ok(current);
   await lock.update(
@@ -281,7 +275,7 @@ test('a leader that reads its lease held by another stops at that renewal, not a
 });
 
 test('the leader_election_master_status gauge is 1 while leading and 0 after', async () => {
-  const election = new Election(env.kubeConfig, 'metric');
+  const election = new Election(api.env.kubeConfig, 'metric');
   await election.start('a', true);
   assert.match(await metricsRegistry.metrics(), /leader_election_master_status\{name="metric"\} 1/);
   await election.stop('a');
@@ -289,7 +283,7 @@ test('the leader_election_master_status gauge is 1 while leading and 0 after', a
 });
 
 test('a stopped leader keeps renewing while its work drains, longer than the lease; the other leads only after', async () => {
-  const election = new Election(env.kubeConfig, 'drain');
+  const election = new Election(api.env.kubeConfig, 'drain');
   await election.start('a', true, { drainMs: 3 * LEASE });
   await election.step(HALF_RETRY);
   await election.start('b', true);
@@ -312,7 +306,7 @@ test('a stopped leader keeps renewing while its work drains, longer than the lea
 });
 
 test('wall-clock steps neither expire a held lease early nor keep an abandoned one', async () => {
-  const election = new Election(env.kubeConfig, 'clock-steps');
+  const election = new Election(api.env.kubeConfig, 'clock-steps');
   await election.start('a', false);
   await election.step(HALF_RETRY);
   await election.start('b', false);
@@ -335,8 +329,8 @@ test('wall-clock steps neither expire a held lease early nor keep an abandoned o
 });
 
 test('a release that conflicts with another write is read again and retried', async () => {
-  const election = new Election(env.kubeConfig, 'release-conflict');
-  const real = leaseLock(env.kubeConfig, 'default', 'release-conflict');
+  const election = new Election(api.env.kubeConfig, 'release-conflict');
+  const real = leaseLock(api.env.kubeConfig, 'default', 'release-conflict');
   let conflicts = 0;
   const racing: LeaseLock = {
     description: real.description,
@@ -371,7 +365,7 @@ test('a release that conflicts with another write is read again and retried', as
 test('work that rejects ends leadership: the lease is released and run rejects with its error', async () => {
   const clock = new FakeClock(0);
   const elector = new LeaderElector({
-    lock: leaseLock(env.kubeConfig, 'default', 'failing-work'),
+    lock: leaseLock(api.env.kubeConfig, 'default', 'failing-work'),
     identity: 'a',
     clock,
     callbacks: {
@@ -382,13 +376,15 @@ test('work that rejects ends leadership: the lease is released and run rejects w
   });
   const run = elector.run(new AbortController().signal);
   await assert.rejects(run, /a controller failed/);
-  const lease = await leaseLock(env.kubeConfig, 'default', 'failing-work').get(AbortSignal.timeout(10_000));
+  const lease = await leaseLock(api.env.kubeConfig, 'default', 'failing-work').get(
+    AbortSignal.timeout(10_000),
+  );
   assert.equal(lease?.record.holderIdentity, '');
 });
 
 test('a leader that cannot renew stops leading at the renew deadline, not a retry period later', async () => {
   const clock = new FakeClock(0);
-  const real = leaseLock(env.kubeConfig, 'default', 'renew-deadline');
+  const real = leaseLock(api.env.kubeConfig, 'default', 'renew-deadline');
   let failing = false;
   const unreachable = (): Promise<never> => Promise.reject(new Error('the API server is unreachable'));
   const lock: LeaseLock = {
@@ -416,7 +412,7 @@ test('a leader that cannot renew stops leading at the renew deadline, not a retr
 
 test('a leader gives up a retry period and the renew deadline after its last renewal was sent, however late its answer came', async () => {
   const clock = new FakeClock(0);
-  const real = leaseLock(env.kubeConfig, 'default', 'late-answer');
+  const real = leaseLock(api.env.kubeConfig, 'default', 'late-answer');
   let failing = false;
   let lastGetAt = 0;
   let renewalSentAt: number | undefined;

@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
-import { after, before, test } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
+import { test } from 'node:test';
 import { MicroTimeDate } from '../../../src/runtime/api/micro-time-date.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { newClient } from '../../../src/runtime/client/client.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
 import { RequestTimeoutError } from '../../../src/runtime/client/request-timeout-error.ts';
 import { transportFor, type RestRequest, type Transport } from '../../../src/runtime/client/transport.ts';
 import type { LeaderElectionRecord } from '../../../src/runtime/leader/leader-election-record.ts';
 import { leaseLock, type LeaseLock } from '../../../src/runtime/leader/lease-lock.ts';
+import { suiteEnvironment } from '../../support/suite-environment.ts';
 
 const MARK = 'example.com/holder-process';
 const signal = (): AbortSignal => AbortSignal.timeout(10_000);
 
-let env: Environment;
-let client: Client;
-before(async () => {
-  env = await startEnvironment();
-  client = newClient({ kubeConfig: env.kubeConfig });
-});
-after(async () => {
-  await env.stop();
-});
+const api = suiteEnvironment();
 
 /** A transport whose next write reaches the API server, but whose answer is lost (a timeout). */
 class LosingTransport implements Transport {
@@ -63,7 +55,7 @@ function record(holderIdentity: string, renewTime: number): LeaderElectionRecord
 
 /** The lock of process `p1` on Lease `name`, held under the shared name `shard`; the Lease created. */
 async function heldLock(name: string, transport?: Transport): Promise<LeaseLock> {
-  const lock = leaseLock(transport ? newClient({ transport }) : client, 'default', name, {
+  const lock = leaseLock(transport ? newClient({ transport }) : api.client, 'default', name, {
     sharedHolder: { holder: 'shard', mark: MARK },
   });
   await lock.create(record('p1', Date.now()), signal());
@@ -72,31 +64,34 @@ async function heldLock(name: string, transport?: Transport): Promise<LeaseLock>
 
 test('a shared-holder Lease reads as held by the process whose mark it carries', async () => {
   const lock = await heldLock('marked');
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'marked' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'marked' });
   assert.equal(lease?.spec?.holderIdentity, 'shard');
   assert.equal(lease?.metadata?.annotations?.[MARK], 'p1');
   assert.equal((await lock.get(signal()))?.record.holderIdentity, 'p1');
   // Another lock (another process) reads that process as the holder.
-  const other = leaseLock(client, 'default', 'marked', { sharedHolder: { holder: 'shard', mark: MARK } });
+  const other = leaseLock(api.client, 'default', 'marked', { sharedHolder: { holder: 'shard', mark: MARK } });
   assert.equal((await other.get(signal()))?.record.holderIdentity, 'p1');
 });
 
 test('renewed by a writer that keeps the mark, the Lease is no longer held by the marked process', async () => {
   const lock = await heldLock('kept-mark');
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'kept-mark' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'kept-mark' });
   assert.ok(lease?.spec);
   // As client-go's LeaseLock renews: the Lease as read, a new renew time.
-  await client.update({ ...lease, spec: { ...lease.spec, renewTime: new MicroTimeDate(Date.now() + 1000) } });
+  await api.client.update({
+    ...lease,
+    spec: { ...lease.spec, renewTime: new MicroTimeDate(Date.now() + 1000) },
+  });
   assert.equal((await lock.get(signal()))?.record.holderIdentity, 'shard');
 });
 
 test("others' labels and annotations on the Lease leave it held by the marked process", async () => {
   const lock = await heldLock('labelled');
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'labelled' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'labelled' });
   assert.ok(lease);
   // The sharder's state label, a range member's published ranges.
-  await client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
-  await client.patch(lease, mergePatch({ metadata: { annotations: { ranges: '0-1' } } }));
+  await api.client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
+  await api.client.patch(lease, mergePatch({ metadata: { annotations: { ranges: '0-1' } } }));
   assert.equal((await lock.get(signal()))?.record.holderIdentity, 'p1');
 });
 
@@ -104,9 +99,9 @@ test("a renewal refused because another's label was written first still reads as
   const lock = await heldLock('raced');
   const current = await lock.get(signal());
   assert.ok(current);
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'raced' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'raced' });
   assert.ok(lease);
-  await client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
+  await api.client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
   await assert.rejects(
     lock.update(record('p1', Date.now() + 1000), current.resourceVersion, signal()),
     /Conflict|409/,
@@ -115,7 +110,7 @@ test("a renewal refused because another's label was written first still reads as
 });
 
 test('a renewal whose answer was lost still reads as the process that sent it', async () => {
-  const transport = new LosingTransport(transportFor(env.kubeConfig));
+  const transport = new LosingTransport(transportFor(api.env.kubeConfig));
   const lock = await heldLock('lost-answer', transport);
   const current = await lock.get(signal());
   assert.ok(current);
@@ -130,7 +125,7 @@ test('a renewal whose answer was lost still reads as the process that sent it', 
 });
 
 test('a renewal whose answer was lost, then one refused, still reads as the process that sent them', async () => {
-  const transport = new LosingTransport(transportFor(env.kubeConfig));
+  const transport = new LosingTransport(transportFor(api.env.kubeConfig));
   const lock = await heldLock('lost-then-refused', transport);
   const current = await lock.get(signal());
   assert.ok(current);
@@ -142,9 +137,9 @@ test('a renewal whose answer was lost, then one refused, still reads as the proc
   const landed = await lock.get(signal());
   assert.ok(landed);
   // Another writer's label lands between the read and the next renewal, which is refused.
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'lost-then-refused' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'lost-then-refused' });
   assert.ok(lease);
-  await client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
+  await api.client.patch(lease, mergePatch({ metadata: { labels: { state: 'ready' } } }));
   await assert.rejects(
     lock.update(record('p1', Date.now() + 2000), landed.resourceVersion, signal()),
     /Conflict|409/,
@@ -154,11 +149,11 @@ test('a renewal whose answer was lost, then one refused, still reads as the proc
 
 test('each write sets the renew time mark to the renewTime it writes; a released Lease has neither mark', async () => {
   const RENEWED = 'example.com/holder-renew-time';
-  const lock = leaseLock(client, 'default', 'renew-mark', {
+  const lock = leaseLock(api.client, 'default', 'renew-mark', {
     sharedHolder: { holder: 'shard', mark: MARK, renewTimeMark: RENEWED },
   });
   const read = async (): Promise<{ renewTime?: string; marked?: string; process?: string }> => {
-    const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'renew-mark' });
+    const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'renew-mark' });
     return {
       ...(lease?.spec?.renewTime ? { renewTime: String(lease.spec.renewTime) } : {}),
       ...(lease?.metadata?.annotations?.[RENEWED] ? { marked: lease.metadata.annotations[RENEWED] } : {}),
@@ -180,9 +175,9 @@ test('each write sets the renew time mark to the renewTime it writes; a released
 
 test('a Lease the sharder took over reads as held by the sharder, not a twin', async () => {
   const lock = await heldLock('taken-over');
-  const lease = await client.direct().get(LeaseKind, { namespace: 'default', name: 'taken-over' });
+  const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name: 'taken-over' });
   assert.ok(lease?.spec);
   // The sharder keeps the Lease's metadata, the mark included, and writes itself as the holder.
-  await client.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'shardlease-controller' } });
+  await api.client.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'shardlease-controller' } });
   assert.equal((await lock.get(signal()))?.record.holderIdentity, 'shardlease-controller');
 });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
-import { after, before, test } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import { test } from 'node:test';
+import { newClient } from '../../../src/runtime/client/client.ts';
 import { ConnectionLostError } from '../../../src/runtime/client/connection-lost-error.ts';
 import { LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
@@ -10,18 +9,11 @@ import { transportFor, type RestRequest, type Transport } from '../../../src/run
 import { LeaderElector, type LeadershipEnd } from '../../../src/runtime/leader/leader-elector.ts';
 import { leaseLock } from '../../../src/runtime/leader/lease-lock.ts';
 import { HOLDER_PROCESS_ANNOTATION } from '../../../src/runtime/sharding/shard-labels.ts';
+import { suiteEnvironment } from '../../support/suite-environment.ts';
 
 const MARK = HOLDER_PROCESS_ANNOTATION;
 
-let env: Environment;
-let client: Client;
-before(async () => {
-  env = await startEnvironment();
-  client = newClient({ kubeConfig: env.kubeConfig });
-});
-after(async () => {
-  await env.stop();
-});
+const api = suiteEnvironment();
 
 /**
  * Renewals of Lease `name` (PUTs) go through; once armed, the next one reaches the API server but
@@ -61,9 +53,9 @@ class FlakyRenewals implements Transport {
       throw new Error('connect ECONNREFUSED (the test)');
     }
     // Another writer's label lands first: the renewal, with the resourceVersion it read, is refused.
-    const current = await client.direct().get(LeaseKind, { namespace: 'default', name: this.#name });
+    const current = await api.client.direct().get(LeaseKind, { namespace: 'default', name: this.#name });
     assert.ok(current);
-    await client.patch(current, mergePatch({ metadata: { labels: { 'example.com/state': 'ready' } } }));
+    await api.client.patch(current, mergePatch({ metadata: { labels: { 'example.com/state': 'ready' } } }));
     try {
       return await this.#inner.request<T>(req);
     } finally {
@@ -79,7 +71,7 @@ class FlakyRenewals implements Transport {
 for (const refuse of ['conflict', 'unavailable'] as const) {
   test(`a shard process alone on its Lease keeps it through a lost answer and then a refused renewal (${refuse})`, async () => {
     const name = `alone-${refuse}`;
-    const transport = new FlakyRenewals(transportFor(env.kubeConfig), name);
+    const transport = new FlakyRenewals(transportFor(api.env.kubeConfig), name);
     transport.refuse = refuse;
     const newLeaders: string[] = [];
     let leading = false;
@@ -106,7 +98,7 @@ for (const refuse of ['conflict', 'unavailable'] as const) {
     transport.arm();
     // Nobody else writes the Lease's holder or renew time. Give it 6 s: a dozen renewals.
     const end = await Promise.race([run, new Promise((r) => setTimeout(() => r('still leading'), 6000))]);
-    const lease = await client.direct().get(LeaseKind, { namespace: 'default', name });
+    const lease = await api.client.direct().get(LeaseKind, { namespace: 'default', name });
     stop.abort();
     await run.catch(() => undefined);
     assert.equal(end, 'still leading', `the process stood down; it saw as holders: ${newLeaders.join(', ')}`);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
+import { suiteEnvironment } from '../../support/suite-environment.ts';
 import { runInBackground, testManager } from '../controller/support.ts';
 import { overlaps, type Interval } from './shards.ts';
 
@@ -29,16 +28,15 @@ interface RunningShard {
 
 for (const gate of [true, false]) {
   describe(`server-side shard selection, ConfigMaps, ShardedListAndWatch ${gate ? 'on' : 'off (filtered here)'}`, () => {
-    let env: Environment;
-    let client: Client;
     const intervals: Interval[] = [];
     const running = new Map<string, RunningShard>();
 
+    after(async () => {
+      for (const shard of running.values()) await shard.stop();
+    });
+    const api = suiteEnvironment({ apiServerArgs: gate ? ['--feature-gates=ShardedListAndWatch=true'] : [] });
     before(async () => {
-      env = await startEnvironment({
-        apiServerArgs: gate ? ['--feature-gates=ShardedListAndWatch=true'] : [],
-      });
-      client = newClient({ kubeConfig: env.kubeConfig });
+      const { client } = api;
       await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
       for (let i = 0; i < OBJECTS; i++) {
         await client.create({
@@ -48,13 +46,9 @@ for (const gate of [true, false]) {
         });
       }
     });
-    after(async () => {
-      for (const shard of running.values()) await shard.stop();
-      await env.stop();
-    });
 
     async function startShard(name: string): Promise<void> {
-      const mgr = await testManager(env, {
+      const mgr = await testManager(api.env, {
         namespace: NAMESPACE,
         leaderElection: true,
         leaderElectionId: 'widgets-sharder',

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind, LeaseKind } from '../../../src/runtime/client/kinds.ts';
 import type { Manager } from '../../../src/runtime/manager/manager.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
@@ -12,7 +10,8 @@ import { shardAssignmentWebhookConfiguration } from '../../../src/runtime/shardi
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { WebhookServer } from '../../../src/runtime/webhook/webhook-server.ts';
 import { eventually, eventuallyTrue } from '../../support/eventually.ts';
-import { runInBackground, testManager, WidgetKind, widgetsCrd, type Widget } from '../controller/support.ts';
+import { runInBackground, testManager, WidgetKind, type Widget } from '../controller/support.ts';
+import { ringEnvironment } from './ring-environment.ts';
 
 const NAMESPACE = 'assigned';
 const RING = 'widgets';
@@ -22,19 +21,18 @@ const SHARDS = ['shard-a', 'shard-b'];
 const LEASE = { leaseDuration: 4000, renewDeadline: 3000, retryPeriod: 300 };
 
 describe('the shard-assignment webhook on the API server', () => {
-  let env: Environment;
-  let client: Client;
   const managers = new Map<string, Manager>();
   const stops: (() => Promise<void>)[] = [];
   const reconciled = new Map<string, string>();
 
+  after(async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  });
+  const api = ringEnvironment(NAMESPACE);
   before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
     for (const name of SHARDS) {
       const registry = new Registry();
-      const mgr = await testManager(env, {
+      const mgr = await testManager(api.env, {
         namespace: NAMESPACE,
         leaderElection: true,
         leaderElectionId: 'widgets-sharder',
@@ -59,18 +57,14 @@ describe('the shard-assignment webhook on the API server', () => {
       stops.push(runInBackground(mgr).stop);
     }
     await eventuallyTrue(async () => {
-      const leases = await client.direct().listAll(LeaseKind, { namespace: NAMESPACE });
+      const leases = await api.client.direct().listAll(LeaseKind, { namespace: NAMESPACE });
       return SHARDS.every((s) => leases.some((l) => l.metadata?.name === s && l.spec?.holderIdentity === s));
     }, 'both shards to hold their Leases');
-  });
-  after(async () => {
-    await Promise.all(stops.map((stop) => stop()));
-    await env.stop();
   });
 
   /** The shard replica that does not run the sharder: its webhook assigns from the Leases alone. */
   async function follower(): Promise<Manager> {
-    const lease = await client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
+    const lease = await api.client.direct().get(LeaseKind, { namespace: NAMESPACE, name: 'widgets-sharder' });
     const name = SHARDS.find((s) => s !== lease?.spec?.holderIdentity) ?? 'shard-b';
     const mgr = managers.get(name);
     assert.ok(mgr);
@@ -84,21 +78,21 @@ describe('the shard-assignment webhook on the API server', () => {
       kinds: [{ kind: WidgetKind, controlled: [ConfigMapKind] }],
       clientConfig: mgr.webhookServer.clientConfig(shardAssignmentPath(RING)),
     });
-    await client.create(configuration);
+    await api.client.create(configuration);
     const ring = new HashRing(SHARDS);
     // The configuration reaches the API server's webhook plugin a moment after it is stored.
     await eventuallyTrue(async () => {
-      const probe = await client.create<Widget>({
+      const probe = await api.client.create<Widget>({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { generateName: 'probe-', namespace: NAMESPACE, labels: {} },
       });
-      await client.delete(probe);
+      await api.client.delete(probe);
       return (await webhookCalls(mgr)) > 0;
     }, 'the API server to call the webhook');
     const versions = new Map<string, string | undefined>();
     for (let i = 0; i < 20; i++) {
-      const created = await client.create<Widget>({
+      const created = await api.client.create<Widget>({
         apiVersion: WidgetKind.apiVersion,
         kind: WidgetKind.kind,
         metadata: { name: `w-${i}`, namespace: NAMESPACE },
@@ -113,21 +107,21 @@ describe('the shard-assignment webhook on the API server', () => {
       'every Widget reconciled',
     );
     for (let i = 0; i < 20; i++) {
-      const w = await client.direct().get(WidgetKind, { namespace: NAMESPACE, name: `w-${i}` });
+      const w = await api.client.direct().get(WidgetKind, { namespace: NAMESPACE, name: `w-${i}` });
       assert.equal(reconciled.get(`w-${i}`), w?.metadata?.labels?.[SHARD], `w-${i} reconciled on its shard`);
       assert.equal(w?.metadata?.resourceVersion, versions.get(`w-${i}`), `w-${i} was not written again`);
     }
   });
 
   it('leaves an object whose name is still to be generated to the sharder, which labels it', async () => {
-    const created = await client.create<Widget>({
+    const created = await api.client.create<Widget>({
       apiVersion: WidgetKind.apiVersion,
       kind: WidgetKind.kind,
       metadata: { generateName: 'gen-', namespace: NAMESPACE },
     });
     assert.equal(created.metadata?.labels?.[SHARD], undefined);
     const shard = await eventually(async () => {
-      const w = await client
+      const w = await api.client
         .direct()
         .get(WidgetKind, { namespace: NAMESPACE, name: created.metadata?.name ?? '' });
       return w?.metadata?.labels?.[SHARD];
