@@ -15,6 +15,8 @@ const NAMESPACE = 'draining-leader';
 const WIDGETS = 20;
 const SHARD = shardLabel('widgets');
 const SCRIPT = 'draining-leader.ts';
+/** The lease timings of the shard processes, short (ms). */
+const TIMINGS = { LEASE_MS: '4000', RENEW_MS: '2500', RETRY_MS: '500' };
 
 describe('a leader that stops leading while its shard still drains', () => {
   const ring = processRing(NAMESPACE, WIDGETS);
@@ -26,12 +28,12 @@ describe('a leader that stops leading while its shard still drains', () => {
   it('keeps its shard until that shard stops renewing, though its leader Lease expired', async () => {
     const { client, shards } = ring;
     // Leader-only and sharded reconciles that ignore their signal, drained for 8 s each.
-    shards.start('p', { script: SCRIPT, env: { STUCK: '1', GRACE_MS: '8000' } });
+    shards.start('p', { script: SCRIPT, env: { ...TIMINGS, STUCK: '1', GRACE_MS: '8000' } });
     await eventuallyTrue(
       async () => (await leadingShard(client, NAMESPACE, 'widgets-sharder', 'widgets')) === 'p',
       'p to lead',
     );
-    shards.start('m', { script: SCRIPT });
+    shards.start('m', { script: SCRIPT, env: TIMINGS });
     const hashRing = new HashRing(['m', 'p']);
     await eventuallyTrue(async () => {
       const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });

@@ -1,51 +1,30 @@
 // One shard of the "widgets" ring, run as its own process by draining-leader.test.ts. With STUCK=1
 // it can be made to stop leading without losing its leader Lease while its shard still drains: a
 // leader-only ConfigMap reconcile of "slow" ignores its signal (the leader's drain outlives the
-// graceful-shutdown timeout, so the leader Lease is left to expire), one of "panic" halts the
-// leader's controllers, and a sharded reconcile of a Widget of size 99 ignores its signal too (the
-// shard drains for a graceful-shutdown timeout more, renewing its Lease). Reports each reconcile's
-// begin and end on stdout (a leader reconcile under its ConfigMap's name).
+// graceful-shutdown timeout GRACE_MS, so the leader Lease is left to expire), one of "panic" halts
+// the leader's controllers, and a sharded reconcile of a Widget of size 99 ignores its signal too
+// (the shard drains for a graceful-shutdown timeout more, renewing its Lease). Reports each
+// reconcile's begin and end on stdout (a leader reconcile under its ConfigMap's name).
 import { ConfigMapKind } from '../../../../src/runtime/client/kinds.ts';
-import { createLogger } from '../../../../src/runtime/log/logger.ts';
-import { Manager } from '../../../../src/runtime/manager/manager.ts';
 import { WidgetKind } from '../../controller/support.ts';
 import { sharedNow } from '../shards.ts';
+import { reported, ringShardManager, runShard, shard } from './ring-shard.ts';
 
-const shard = process.env['SHARD'] ?? 'shard';
-const namespace = process.env['NAMESPACE'] ?? 'default';
 const stuck = process.env['STUCK'] === '1';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const mgr = await Manager.create({
-  namespace,
-  metricsBindAddress: '0',
-  healthProbeBindAddress: '0',
-  leaderElection: true,
-  leaderElectionId: 'widgets-sharder',
-  leaderElectionNamespace: namespace,
-  leaseDuration: 4000,
-  renewDeadline: 2500,
-  retryPeriod: 500,
-  gracefulShutdownTimeout: Number(process.env['GRACE_MS'] ?? '6000'),
-  sharding: { ring: 'widgets', shardName: shard },
-  logger: createLogger({ level: 'warn' }),
-});
+const mgr = await ringShardManager({ gracefulShutdownTimeout: Number(process.env['GRACE_MS'] ?? '6000') });
 mgr
   .controller()
   .for(WidgetKind)
   .sharded()
   .withOptions({ maxConcurrentReconciles: 4 })
-  .complete({
-    reconcile: async (req) => {
-      process.stdout.write(`B ${shard} ${req.name} ${sharedNow()}\n`);
-      try {
-        const widget = await mgr.client.get(WidgetKind, req);
-        await sleep(stuck && widget?.spec?.size === 99 ? 60_000 : 5);
-        return {};
-      } finally {
-        process.stdout.write(`E ${shard} ${req.name} ${sharedNow()}\n`);
-      }
-    },
-  });
+  .complete(
+    reported(async (req) => {
+      const widget = await mgr.client.get(WidgetKind, req);
+      await sleep(stuck && widget?.spec?.size === 99 ? 60_000 : 5);
+      return {};
+    }),
+  );
 mgr
   .controller()
   .for(ConfigMapKind)
@@ -60,5 +39,4 @@ mgr
       return {};
     },
   });
-await mgr.start();
-process.stdout.write(`X ${shard} exited cleanly\n`);
+await runShard(mgr);

@@ -1,9 +1,10 @@
-// What the shard processes of the "widgets" ring share (shard.ts, owner-shard.ts): their manager,
-// the lines they report on stdout, and how they run.
+// What the shard processes of the "widgets" ring share (shard.ts, owner-shard.ts,
+// draining-leader.ts): their manager, the lines they report on stdout, and how they run.
 import type { Reconciler } from '../../../../src/runtime/reconcile/reconciler.ts';
 import type { Result } from '../../../../src/runtime/reconcile/result.ts';
 import { createLogger } from '../../../../src/runtime/log/logger.ts';
 import { Manager } from '../../../../src/runtime/manager/manager.ts';
+import type { ManagerOptions } from '../../../../src/runtime/manager/manager-options.ts';
 import { sharedNow } from '../shards.ts';
 
 /** This process's shard name (SHARD). */
@@ -14,9 +15,9 @@ export const namespace = process.env['NAMESPACE'] ?? 'default';
 /**
  * The manager of shard SHARD of ring "widgets" in NAMESPACE: leader election there, lease timings
  * from LEASE_MS, RENEW_MS and RETRY_MS (8 s, 6 s, 1 s), warnings and errors as JSON on stderr
- * (what a test reads of a shard's complaints), metrics on a free port.
+ * (what a test reads of a shard's complaints), metrics on a free port; and `options`.
  */
-export function ringShardManager(): Promise<Manager> {
+export function ringShardManager(options: ManagerOptions = {}): Promise<Manager> {
   return Manager.create({
     namespace,
     metricsBindAddress: '127.0.0.1:0',
@@ -30,6 +31,7 @@ export function ringShardManager(): Promise<Manager> {
     retryPeriod: Number(process.env['RETRY_MS'] ?? '1000'),
     sharding: { ring: 'widgets', shardName: shard },
     logger: createLogger({ level: 'warn' }),
+    ...options,
   });
 }
 
