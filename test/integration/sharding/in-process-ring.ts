@@ -112,14 +112,19 @@ export async function assignments(
 }
 
 /**
- * Waits until every Widget of `namespace` is on the shard the ring of `live` hashes it to, and
- * reconciled there; returns the assignments.
+ * Waits (up to `timeoutMs`) until every Widget of `namespace` is on the shard the ring of `live`
+ * hashes it to, and reconciled there by the shards of `ring` (in this process or shard processes):
+ * where the sharder ends. Only "on some live shard" would pass early, while the sharder is still
+ * carrying out a change (a shard joined while the moves of the one before were in flight, or a
+ * resync that lost races has yet to run again), and its last moves would then land in the next
+ * test. Returns the assignments.
  */
 export async function convergedOn(
   client: Client,
   namespace: string,
-  ring: InProcessRing,
+  ring: Pick<InProcessRing, 'reconciled'>,
   live: readonly string[],
+  timeoutMs?: number,
 ): Promise<Map<string, string | undefined>> {
   const hashRing = new HashRing(live);
   const home = (name: string): string | undefined =>
@@ -133,6 +138,7 @@ export async function convergedOn(
       );
     },
     `every Widget on its shard of ${live.join(', ')} and reconciled there`,
+    timeoutMs,
   );
   return last;
 }

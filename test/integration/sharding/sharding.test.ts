@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startEnvironment, type Environment } from '../../../src/envtest/index.ts';
-import { newClient, type Client } from '../../../src/runtime/client/client.ts';
+import type { Client } from '../../../src/runtime/client/client.ts';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
-import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
-import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
-import { drainLabel, shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
+import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
-import { WidgetKind, widgetsCrd } from '../controller/support.ts';
+import { WidgetKind } from '../controller/support.ts';
+import { assignments, convergedOn } from './in-process-ring.ts';
+import { ringEnvironment } from './ring-environment.ts';
 import { overlaps, sharedNow, shardObjects, ShardProcesses } from './shards.ts';
 
 /**
@@ -18,61 +17,20 @@ import { overlaps, sharedNow, shardObjects, ShardProcesses } from './shards.ts';
 const WIDGETS = Number(process.env['SHARDING_TEST_WIDGETS'] ?? '600');
 const NAMESPACE = 'sharded';
 const SHARD = shardLabel('widgets');
-const DRAIN = drainLabel('widgets');
 /** Convergence on a busy 2-core machine: generous, and no figure is asserted on it. */
 const CONVERGE_MS = 240_000;
 
 describe('sharded controllers across 3 replicas', () => {
-  let env: Environment;
-  let client: Client;
   let shards: ShardProcesses;
 
-  before(async () => {
-    env = await startEnvironment({ crdPaths: [widgetsCrd] });
-    client = newClient({ kubeConfig: env.kubeConfig });
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-    await createWidgets(client, WIDGETS);
-    shards = new ShardProcesses(env.kubeconfigPath, NAMESPACE);
-  });
   after(async () => {
     await shards.stopAll();
-    await env.stop();
   });
-
-  /** Each Widget's shard label (undefined when unassigned or draining). */
-  async function assignments(): Promise<Map<string, string | undefined>> {
-    const widgets = await client.direct().listAll(WidgetKind, { namespace: NAMESPACE });
-    return new Map(
-      widgets.map((w) => {
-        const labels = w.metadata?.labels ?? {};
-        return [w.metadata?.name ?? '', labels[DRAIN] === undefined ? labels[SHARD] : undefined];
-      }),
-    );
-  }
-
-  /**
-   * Every Widget on the shard the ring of `live` hashes it to, and reconciled there: where the
-   * sharder ends. Only "on some live shard" would pass early, while the sharder is still carrying
-   * out a change (a shard joined while the moves of the one before were in flight, or a resync
-   * that lost races has yet to run again), and its last moves would then land in the next test.
-   */
-  async function convergedOn(live: readonly string[]): Promise<Map<string, string | undefined>> {
-    const ring = new HashRing(live);
-    const home = (name: string): string | undefined =>
-      ring.shardFor(ringKeyOf(WidgetKind, { metadata: { namespace: NAMESPACE, name } }));
-    let last = new Map<string, string | undefined>();
-    await eventuallyTrue(
-      async () => {
-        last = await assignments();
-        return [...last].every(
-          ([name, shard]) => shard !== undefined && shard === home(name) && shards.reconciled(shard, name),
-        );
-      },
-      `every Widget on its shard of ${live.join(', ')} and reconciled there`,
-      CONVERGE_MS,
-    );
-    return last;
-  }
+  const api = ringEnvironment(NAMESPACE);
+  before(async () => {
+    await createWidgets(api.client, WIDGETS);
+    shards = new ShardProcesses(api.env.kubeconfigPath, NAMESPACE);
+  });
 
   async function share(shard: string): Promise<number | undefined> {
     const url = shards.metricsUrl(shard);
@@ -83,7 +41,7 @@ describe('sharded controllers across 3 replicas', () => {
   /** The /metrics page of the shard that holds the leader lease, and so runs the sharder. */
   async function leaderMetrics(): Promise<string> {
     const url = shards.metricsUrl(
-      (await leadingShard(client, NAMESPACE, 'widgets-sharder', 'widgets')) ?? '',
+      (await leadingShard(api.client, NAMESPACE, 'widgets-sharder', 'widgets')) ?? '',
     );
     assert.ok(url, 'the leader is one of the shards');
     return (await fetch(`${url}/metrics`)).text();
@@ -97,7 +55,13 @@ describe('sharded controllers across 3 replicas', () => {
 
   it('assigns every Widget to exactly one of 3 shards, each caching only its share, and reconciles each', async (t) => {
     for (const name of ['shard-a', 'shard-b', 'shard-c']) shards.start(name);
-    const assigned = await convergedOn(['shard-a', 'shard-b', 'shard-c']);
+    const assigned = await convergedOn(
+      api.client,
+      NAMESPACE,
+      shards,
+      ['shard-a', 'shard-b', 'shard-c'],
+      CONVERGE_MS,
+    );
     const byShard = counts(assigned);
     t.diagnostic(`objects per shard: ${JSON.stringify([...byShard])}`);
     assert.equal(
@@ -116,8 +80,8 @@ describe('sharded controllers across 3 replicas', () => {
   it('puts each owned ConfigMap on its Widget shard', async () => {
     await eventuallyTrue(
       async () => {
-        const assigned = await assignments();
-        const maps = await client
+        const assigned = await assignments(api.client, NAMESPACE);
+        const maps = await api.client
           .direct()
           .listAll(ConfigMapKind, { namespace: NAMESPACE, labelSelector: SHARD });
         const owned = maps.filter((m) => m.metadata?.name?.endsWith('-cm'));
@@ -134,9 +98,15 @@ describe('sharded controllers across 3 replicas', () => {
   });
 
   it('moves about a quarter of the Widgets to a fourth shard joining, and back when it leaves on SIGTERM', async (t) => {
-    const before = await assignments();
+    const before = await assignments(api.client, NAMESPACE);
     shards.start('shard-d');
-    const joined = await convergedOn(['shard-a', 'shard-b', 'shard-c', 'shard-d']);
+    const joined = await convergedOn(
+      api.client,
+      NAMESPACE,
+      shards,
+      ['shard-a', 'shard-b', 'shard-c', 'shard-d'],
+      CONVERGE_MS,
+    );
     const moved = [...joined].filter(([name, shard]) => before.get(name) !== shard);
     t.diagnostic(`moved on join: ${moved.length} of ${WIDGETS}`);
     assert.ok(
@@ -154,16 +124,22 @@ describe('sharded controllers across 3 replicas', () => {
       'and times each hand-over',
     );
     assert.equal(await shards.terminate('shard-d'), 0, shards.stderr('shard-d'));
-    const left = await convergedOn(['shard-a', 'shard-b', 'shard-c']);
+    const left = await convergedOn(
+      api.client,
+      NAMESPACE,
+      shards,
+      ['shard-a', 'shard-b', 'shard-c'],
+      CONVERGE_MS,
+    );
     assert.deepEqual(left, before, 'with shard-d gone the ring is the 3-shard ring again');
   });
 
   it("picks a killed shard's Widgets up on the others", async (t) => {
-    const leader = await leadingShard(client, NAMESPACE, 'widgets-sharder', 'widgets');
+    const leader = await leadingShard(api.client, NAMESPACE, 'widgets-sharder', 'widgets');
     const victim = ['shard-a', 'shard-b', 'shard-c'].find((s) => s !== leader) ?? 'shard-c';
     const killedAt = await shards.kill(victim);
     const rest = ['shard-a', 'shard-b', 'shard-c'].filter((s) => s !== victim);
-    await convergedOn(rest);
+    await convergedOn(api.client, NAMESPACE, shards, rest, CONVERGE_MS);
     t.diagnostic(
       `${victim} killed: its Widgets reconciled elsewhere after ${Math.round(sharedNow() - killedAt)} ms (lease 8 s, retry 1 s)`,
     );
