@@ -49,6 +49,7 @@ import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
 import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
+import { sharderCache, type SharderCacheOptions } from '../sharding/sharder-cache.ts';
 import { LiveShards } from '../sharding/live-shards.ts';
 import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import {
@@ -111,6 +112,8 @@ export class Manager {
   readonly #rangeKinds: Kind[] = [];
   /** With `assignmentWebhook`: the ring as this replica sees it, for the webhook to assign by. */
   readonly #liveShards: LiveShards | undefined;
+  /** The sharder's caches, started with the others so that a new leader's sharder runs warm. */
+  #sharderCache: Cache | undefined;
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -247,6 +250,8 @@ export class Manager {
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
     this.#liveShards?.start(caches.signal);
+    this.#sharderCache = this.#newSharderCache();
+    this.#sharderCache?.start(caches.signal);
     const servers: RunningServer[] = [];
     try {
       await this.#startServers(servers);
@@ -752,6 +757,24 @@ export class Manager {
     lease.start(signal);
   }
 
+  /** The caches of the ring's sharder, on every process that may lead; undefined without a sharder. */
+  #newSharderCache(): Cache | undefined {
+    const sharding = this.#options.sharding;
+    return sharding?.sharder ? sharderCache(this.#sharderCacheOptions(sharding.ring)) : undefined;
+  }
+
+  #sharderCacheOptions(ring: string): SharderCacheOptions {
+    return {
+      ring,
+      // Split by the server, the ring needs of the sharder only its membership.
+      kinds: this.#rangeMember ? [] : this.#ringKinds,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      namespace: this.#options.namespace,
+      transport: this.#transport,
+      logger: this.logger.child({ component: 'sharder', ring }),
+    };
+  }
+
   /**
    * The sharder of the ring, for the leader to run; undefined without sharding. `expiredProcess`:
    * the process whose expired leader Lease this one took (see RingMembershipOptions).
@@ -760,19 +783,14 @@ export class Manager {
     const sharding = this.#options.sharding;
     if (!sharding?.sharder) return undefined;
     return new Sharder({
-      ring: sharding.ring,
-      // Split by the server, the ring needs of the sharder only its membership.
-      kinds: this.#rangeMember ? [] : this.#ringKinds,
-      leaseNamespace: this.#options.leaderElectionNamespace,
-      namespace: this.#options.namespace,
+      ...this.#sharderCacheOptions(sharding.ring),
+      ...(this.#sharderCache ? { cache: this.#sharderCache } : {}),
       client: this.client,
-      transport: this.#transport,
       retryPeriod: this.#options.retryPeriod,
       leaseDuration: this.#options.leaseDuration,
       resyncPeriod: sharding.resyncPeriod,
       concurrentMoves: sharding.concurrentMoves,
       clock: this.#options.clock,
-      logger: this.logger.child({ component: 'sharder', ring: sharding.ring }),
       registry: this.#options.registry,
       ...(expiredProcess === undefined ? {} : { expiredProcess }),
     });

@@ -3,7 +3,8 @@ import type { Json } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Registry } from 'prom-client';
 import { Backoff } from '../cache/backoff.ts';
-import { newCache } from '../cache/cache.ts';
+import type { Cache } from '../cache/cache.ts';
+import type { HandlerRegistration } from '../cache/event-handler.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
 import { ApiReader } from '../client/api-reader.ts';
@@ -22,7 +23,8 @@ import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
 import { RingMembership, type ExpiredProcess, type MoveAway } from './ring-membership.ts';
-import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
+import { sharderCache, sharderKinds } from './sharder-cache.ts';
+import { drainLabel, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
 /** What a {@link Sharder} manages and how. Durations are in milliseconds. */
@@ -47,6 +49,11 @@ export interface SharderOptions {
   readonly registry: Registry;
   /** See RingMembershipOptions.expiredProcess. */
   readonly expiredProcess?: ExpiredProcess;
+  /**
+   * The ring's {@link sharderCache}, started (and stopped) by its owner before this sharder runs,
+   * so that it runs warm. Default: one of its own, started when it runs.
+   */
+  readonly cache?: Cache;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -147,7 +154,7 @@ export class Sharder {
     this.#metrics = shardingMetrics(options.registry);
     this.#shardLabel = shardLabel(options.ring);
     this.#drainLabel = drainLabel(options.ring);
-    this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
+    this.#allKinds = sharderKinds(options.kinds);
     this.#metadata = new ApiReader(options.transport, true);
     this.#pause = new WakeablePause(options.clock);
     this.#queue = new Workqueue<string>({
@@ -159,20 +166,8 @@ export class Sharder {
 
   /** Runs until `signal` aborts; failures are logged and retried, never thrown. */
   async run(signal: AbortSignal): Promise<void> {
-    const { transport, logger, leaseNamespace, ring, namespace } = this.#o;
-    const cache = newCache({
-      transport,
-      logger: logger.child({ component: 'sharder-cache' }),
-      byKind: [
-        { kind: LeaseKind, namespaces: [leaseNamespace], labelSelector: `${RING_LABEL}=${ring}` },
-        ...this.#allKinds.map((kind) => ({
-          kind,
-          labelSelector: `!${this.#shardLabel}`,
-          metadataOnly: true,
-          ...(namespace ? { namespaces: [namespace] } : {}),
-        })),
-      ],
-    });
+    const { logger, ring } = this.#o;
+    const cache = this.#o.cache ?? sharderCache(this.#o);
     const leases = cache.informerFor<V1Lease>(LeaseKind);
     const changed = (): void => {
       this.#pause.wake();
@@ -182,11 +177,24 @@ export class Sharder {
           logger.error('sharder check of the ring failed', { ring, err }),
         );
     };
-    leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
-    this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
-    cache.start(signal);
-    signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
-    if (!(await cache.waitForCacheSync(signal))) return;
+    // Removed when it stops: a cache given outlives this sharder, and serves the next one.
+    const handlers = [
+      leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed }),
+      ...this.#allKinds.map((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i)),
+    ];
+    try {
+      if (!this.#o.cache) cache.start(signal);
+      signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
+      if (!(await cache.waitForCacheSync(signal))) return;
+      await this.#runSynced(leases, signal);
+    } finally {
+      for (const handler of handlers) handler.remove();
+    }
+  }
+
+  /** Runs the ring's checks and the assignments once the caches have synced. */
+  async #runSynced(leases: SharedInformer<Json<V1Lease>>, signal: AbortSignal): Promise<void> {
+    const { logger, leaseNamespace, ring } = this.#o;
     const membership = new RingMembership({
       ring,
       leases,
@@ -209,10 +217,10 @@ export class Sharder {
     }
   }
 
-  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): void {
+  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): HandlerRegistration {
     this.#unassigned.set(informer.kind, informer);
     const add = (obj: KubeObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
-    informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
+    return informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
   }
 
   /** Checks the Leases every retry period or on their change, and resyncs when the ring changed or is due. */

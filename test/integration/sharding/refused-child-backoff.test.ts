@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { ConfigMapKind } from '../../../src/runtime/client/kinds.ts';
 import { mergePatch } from '../../../src/runtime/client/patch.ts';
-import { transportFor } from '../../../src/runtime/client/transport.ts';
 import { HashRing } from '../../../src/runtime/sharding/hash-ring.ts';
 import { ringKeyOf } from '../../../src/runtime/sharding/ring-key.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
 import { WidgetKind } from '../controller/support.ts';
+import { apiServerLists } from './api-server-lists.ts';
 import { freezeLockedLabels, LOCKED } from './frozen-labels-policy.ts';
 import { processRing } from './process-ring.ts';
 
@@ -23,23 +23,8 @@ describe('one child whose shard label an admission policy refuses to change', ()
   });
 
   /** apiserver_request_total of LISTs of the ring's kinds, summed. */
-  async function lists(): Promise<Record<string, number>> {
-    const body = await transportFor(ring.env.kubeConfig).stream(
-      '/metrics',
-      AbortSignal.timeout(10_000),
-      'text/plain',
-    );
-    let text = '';
-    for await (const chunk of body) text += String(chunk);
-    const out: Record<string, number> = { widgets: 0, configmaps: 0, secrets: 0, apiserverCpuS: 0 };
-    for (const line of text.split('\n')) {
-      if (line.startsWith('process_cpu_seconds_total ')) out['apiserverCpuS'] = Number(line.split(' ')[1]);
-      if (!line.startsWith('apiserver_request_total{') || !line.includes('verb="LIST"')) continue;
-      const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
-      if (resource in out)
-        out[resource] = (out[resource] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-    return out;
+  function lists(): Promise<Record<string, number>> {
+    return apiServerLists(ring.env, ['widgets', 'configmaps', 'secrets']);
   }
 
   async function cpuSeconds(url: string): Promise<number> {
