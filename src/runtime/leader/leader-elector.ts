@@ -202,11 +202,14 @@ export class LeaderElector {
    * Retries the renewal every retry period until it succeeds or the renew deadline passes. The
    * deadline runs from when the last successful renewal was sent (the lease's renew time is no
    * earlier), a retry period plus the renew deadline: a late answer or a late timer on a busy
-   * process must not keep it leading past the time a follower may take the lease.
+   * process must not keep it leading past the time a follower may take the lease. Never past a
+   * lease duration: a follower that saw that renewal as it landed tries at its expiry, and options
+   * whose renew deadline and retry period add up to more (client-go accepts them) would otherwise
+   * keep this one leading after that.
    */
   async #renewWithinDeadline(done: AbortSignal): Promise<boolean> {
-    const { clock, retryPeriod, renewDeadline } = this.#options;
-    const deadline = this.#renewedAt + retryPeriod + renewDeadline;
+    const { clock, retryPeriod, renewDeadline, leaseDuration } = this.#options;
+    const deadline = this.#renewedAt + Math.min(retryPeriod + renewDeadline, leaseDuration);
     for (;;) {
       const sent = clock.monotonic();
       if (sent >= deadline) return false;

@@ -52,10 +52,11 @@ class Election {
   async start(
     who: string,
     releaseOnCancel: boolean,
-    options: { drainMs?: number; lock?: LeaseLock } = {},
+    options: { drainMs?: number; lock?: LeaseLock; renewDeadline?: number } = {},
   ): Promise<void> {
     const elector = new LeaderElector({
       lock: options.lock ?? leaseLock(this.#kubeConfig, 'default', this.#lease),
+      ...(options.renewDeadline === undefined ? {} : { renewDeadline: options.renewDeadline }),
       identity: who,
       name: this.#lease,
       clock: this.clock,
@@ -223,6 +224,35 @@ test('a renewal seen as it is written times the takeover from that renewal', asy
   );
   await election.stop('b');
   election.assertNoOverlap();
+});
+
+test('a leader cut off from the API server stops before a follower may take over, whatever its renew deadline', async () => {
+  const election = new Election(api.env.kubeConfig, 'cut-off');
+  const real = leaseLock(api.env.kubeConfig, 'default', 'cut-off');
+  let cut = false;
+  const failWhenCut = <T>(call: () => Promise<T>): Promise<T> =>
+    cut ? Promise.reject(new Error('connect ECONNREFUSED')) : call();
+  const cuttable: LeaseLock = {
+    description: real.description,
+    get: (signal) => failWhenCut(() => real.get(signal)),
+    create: (record, signal) => failWhenCut(() => real.create(record, signal)),
+    update: (record, resourceVersion, signal) =>
+      failWhenCut(() => real.update(record, resourceVersion, signal)),
+  };
+  // A renew deadline and a retry period that add up to more than the lease: client-go accepts it.
+  const renewDeadline = LEASE - 1000;
+  await election.start('a', false, { lock: cuttable, renewDeadline });
+  await election.step(10);
+  await election.start('b', false, { renewDeadline });
+  // a renews at 2 s, and b reads that renewal 10 ms later; then a can no longer reach the server.
+  await election.step(RETRY - 10);
+  await election.step(10);
+  cut = true;
+  while (election.clock.monotonic() < RETRY + LEASE + RETRY) await election.step(STEP);
+  assert.deepEqual(election.leaders(), ['b']);
+  election.assertNoOverlap();
+  await election.stop('b');
+  await election.stop('a');
 });
 
 test('a leader that releases on shutdown hands over at the next attempt', async () => {
