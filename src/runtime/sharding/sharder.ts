@@ -243,11 +243,14 @@ export class Sharder {
         this.#refused = false;
         const next = await this.#resync(membership, ring, AbortSignal.any([signal, resyncing.signal]))
           .then(
-            (settled) => (settled ? this.#settledPause() : this.#unsettledPause()),
+            // Cut short by a change of the ring: the pause is not taken, nor the backoff moved on.
+            (settled) => (this.#ring !== ring ? 0 : settled ? this.#settledPause() : this.#unsettledPause()),
             (err: unknown) => {
-              if (signal.aborted || this.#ring !== ring) return retryPeriod;
+              if (signal.aborted || this.#ring !== ring) return 0;
               logger.error('sharder resync failed', { ring: this.#o.ring, err });
-              return this.#troubleBackoff.next();
+              // A gone shard's objects, which no shard reconciles, are tried again every retry
+              // period, as they were before the failures: only the whole ring's list backs off.
+              return this.#departed.size > 0 ? retryPeriod : this.#troubleBackoff.next();
             },
           )
           .finally(() => (this.#resyncing = undefined));

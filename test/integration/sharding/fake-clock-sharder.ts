@@ -92,8 +92,8 @@ export class ThrottledTransport implements Transport {
 
   /** Runs once after the next answer to a list of every Widget (the sharder's resync). */
   afterList: (() => Promise<void>) | undefined;
-  /** While set, every list of every Widget fails after the server answered, as one cut off does. */
-  failWholeLists = false;
+  /** While set, every list of Widgets (whole, or by label) fails after the server answered, as one cut off does. */
+  failLists = false;
 
   async request<T>(req: RestRequest): Promise<T> {
     if (req.method === 'PATCH' && req.path.includes('/widgets/')) {
@@ -104,9 +104,13 @@ export class ThrottledTransport implements Transport {
       this.sentAt.push(this.#clock.monotonic());
     }
     const answer = await this.#inner.request<T>(req);
-    if (req.method === 'GET' && /\/widgets(\?|$)/.test(req.path) && !req.path.includes('labelSelector')) {
+    const list = req.method === 'GET' && /\/widgets(\?|$)/.test(req.path);
+    if (list && this.failLists) {
+      if (!req.path.includes('labelSelector')) this.wholeLists++;
+      throw new Error('the connection broke while the list was read');
+    }
+    if (list && !req.path.includes('labelSelector')) {
       this.wholeLists++;
-      if (this.failWholeLists) throw new Error('the connection broke while the list was read');
       const hook = this.afterList;
       this.afterList = undefined;
       // As a request still under way would be, the list is cut short by its signal.
