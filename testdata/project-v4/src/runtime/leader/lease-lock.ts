@@ -184,6 +184,14 @@ function leaseSpec(record: LeaderElectionRecord): V1Lease['spec'] {
   };
 }
 
+/**
+ * The record a Lease holds as written, for a reader that watches it (a candidate timing its next
+ * attempt): no shared holder's mark is read.
+ */
+export function leaseRecordOf(lease: Json<V1Lease>): LeaderElectionRecord {
+  return versioned(lease).record;
+}
+
 /** The record of a Lease as read: its MicroTimes are RFC 3339 strings. */
 function versioned(lease: Json<V1Lease>): VersionedRecord {
   const spec = lease.spec ?? {};

@@ -5,7 +5,8 @@ import type { Json } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Registry } from 'prom-client';
 import { Backoff } from '../cache/backoff.ts';
-import { newCache } from '../cache/cache.ts';
+import type { Cache } from '../cache/cache.ts';
+import type { HandlerRegistration } from '../cache/event-handler.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
 import { ApiReader } from '../client/api-reader.ts';
@@ -24,7 +25,8 @@ import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
 import { RingMembership, type ExpiredProcess, type MoveAway } from './ring-membership.ts';
-import { drainLabel, RING_LABEL, shardLabel } from './shard-labels.ts';
+import { sharderCache, sharderKinds } from './sharder-cache.ts';
+import { drainLabel, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
 /** What a {@link Sharder} manages and how. Durations are in milliseconds. */
@@ -49,6 +51,11 @@ export interface SharderOptions {
   readonly registry: Registry;
   /** See RingMembershipOptions.expiredProcess. */
   readonly expiredProcess?: ExpiredProcess;
+  /**
+   * The ring's {@link sharderCache}, started (and stopped) by its owner before this sharder runs,
+   * so that it runs warm. Default: one of its own, started when it runs.
+   */
+  readonly cache?: Cache;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -74,11 +81,12 @@ interface Child {
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
 /**
- * The longest pause after resyncs in a row that each had a write refused (an admission policy, a
- * webhook down): they double from RESYNC_DEBOUNCE_MS up to this, as a rate-limited queue's retries
- * do, instead of listing the whole ring every second for as long as the refusal lasts.
+ * The longest pause after resyncs in a row that each failed (a list refused or cut off) or had a
+ * write refused (an admission policy, a webhook down): they double from RESYNC_DEBOUNCE_MS up to
+ * this, as a rate-limited queue's retries and a reflector's relists do, instead of listing the
+ * whole ring every second or retry period for as long as the trouble lasts.
  */
-const REFUSED_BACKOFF_MAX_MS = 60_000;
+const TROUBLE_BACKOFF_MAX_MS = 60_000;
 /** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
 const EXPIRY_MARGIN_MS = 5;
 
@@ -127,11 +135,12 @@ export class Sharder {
   #followUp = false;
   /** Aborts the resync in progress, when the ring changes under it. */
   #resyncing: AbortController | undefined;
-  /** Whether the resync in progress had a write refused, and the pauses after resyncs in a row that had one. */
+  /** Whether the resync in progress had a write refused. */
   #refused = false;
-  readonly #refusedBackoff = new Backoff({
+  /** The pauses after resyncs in a row that failed or had a write refused. */
+  readonly #troubleBackoff = new Backoff({
     initialMs: RESYNC_DEBOUNCE_MS,
-    maxMs: REFUSED_BACKOFF_MAX_MS,
+    maxMs: TROUBLE_BACKOFF_MAX_MS,
     jitter: 0,
   });
   /** The ring's membership, once the sharder's caches have synced. */
@@ -147,7 +156,7 @@ export class Sharder {
     this.#metrics = shardingMetrics(options.registry);
     this.#shardLabel = shardLabel(options.ring);
     this.#drainLabel = drainLabel(options.ring);
-    this.#allKinds = [...new Set(options.kinds.flatMap((k) => [k.kind, ...k.controlled]))];
+    this.#allKinds = sharderKinds(options.kinds);
     this.#metadata = new ApiReader(options.transport, true);
     this.#pause = new WakeablePause(options.clock);
     this.#queue = new Workqueue<string>({
@@ -159,20 +168,8 @@ export class Sharder {
 
   /** Runs until `signal` aborts; failures are logged and retried, never thrown. */
   async run(signal: AbortSignal): Promise<void> {
-    const { transport, logger, leaseNamespace, ring, namespace } = this.#o;
-    const cache = newCache({
-      transport,
-      logger: logger.child({ component: 'sharder-cache' }),
-      byKind: [
-        { kind: LeaseKind, namespaces: [leaseNamespace], labelSelector: `${RING_LABEL}=${ring}` },
-        ...this.#allKinds.map((kind) => ({
-          kind,
-          labelSelector: `!${this.#shardLabel}`,
-          metadataOnly: true,
-          ...(namespace ? { namespaces: [namespace] } : {}),
-        })),
-      ],
-    });
+    const { logger, ring } = this.#o;
+    const cache = this.#o.cache ?? sharderCache(this.#o);
     const leases = cache.informerFor<V1Lease>(LeaseKind);
     const changed = (): void => {
       this.#pause.wake();
@@ -182,11 +179,24 @@ export class Sharder {
           logger.error('sharder check of the ring failed', { ring, err }),
         );
     };
-    leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
-    this.#allKinds.forEach((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i));
-    cache.start(signal);
-    signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
-    if (!(await cache.waitForCacheSync(signal))) return;
+    // Removed when it stops: a cache given outlives this sharder, and serves the next one.
+    const handlers = [
+      leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed }),
+      ...this.#allKinds.map((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i)),
+    ];
+    try {
+      if (!this.#o.cache) cache.start(signal);
+      signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
+      if (!(await cache.waitForCacheSync(signal))) return;
+      await this.#runSynced(leases, signal);
+    } finally {
+      for (const handler of handlers) handler.remove();
+    }
+  }
+
+  /** Runs the ring's checks and the assignments once the caches have synced. */
+  async #runSynced(leases: SharedInformer<Json<V1Lease>>, signal: AbortSignal): Promise<void> {
+    const { logger, leaseNamespace, ring } = this.#o;
     const membership = new RingMembership({
       ring,
       leases,
@@ -209,10 +219,10 @@ export class Sharder {
     }
   }
 
-  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): void {
+  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): HandlerRegistration {
     this.#unassigned.set(informer.kind, informer);
     const add = (obj: KubeObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
-    informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
+    return informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
   }
 
   /** Checks the Leases every retry period or on their change, and resyncs when the ring changed or is due. */
@@ -227,18 +237,22 @@ export class Sharder {
         this.#resyncAt = Number.POSITIVE_INFINITY;
         this.#soonAt = Number.POSITIVE_INFINITY;
         this.#soonSince = undefined;
-        // A failed resync is tried again a retry period later; one with a write that lost a race
-        // (a newer object), shortly; one cut short by a change of the ring, at once (below).
+        // A failed resync is tried again after a pause that doubles while they keep failing; one
+        // with a write that lost a race (a newer object), shortly; one cut short by a change of
+        // the ring, at once (below).
         const resyncing = new AbortController();
         this.#resyncing = resyncing;
         this.#refused = false;
         const next = await this.#resync(membership, ring, AbortSignal.any([signal, resyncing.signal]))
           .then(
-            (settled) => (settled ? this.#settledPause() : this.#unsettledPause()),
+            // Cut short by a change of the ring: the pause is not taken, nor the backoff moved on.
+            (settled) => (this.#ring !== ring ? 0 : settled ? this.#settledPause() : this.#unsettledPause()),
             (err: unknown) => {
-              if (!signal.aborted && this.#ring === ring)
-                logger.error('sharder resync failed', { ring: this.#o.ring, err });
-              return retryPeriod;
+              if (signal.aborted || this.#ring !== ring) return 0;
+              logger.error('sharder resync failed', { ring: this.#o.ring, err });
+              // A gone shard's objects, which no shard reconciles, are tried again every retry
+              // period, as they were before the failures: only the whole ring's list backs off.
+              return this.#departed.size > 0 ? retryPeriod : this.#troubleBackoff.next();
             },
           )
           .finally(() => (this.#resyncing = undefined));
@@ -260,7 +274,7 @@ export class Sharder {
 
   /** The pause after a resync that settled everything: the resync period; refusals are over. */
   #settledPause(): number {
-    this.#refusedBackoff.reset();
+    this.#troubleBackoff.reset();
     return this.#o.resyncPeriod;
   }
 
@@ -269,8 +283,8 @@ export class Sharder {
    * refused again and again waits longer each time (the ring changing starts afresh).
    */
   #unsettledPause(): number {
-    if (this.#refused) return this.#refusedBackoff.next();
-    this.#refusedBackoff.reset();
+    if (this.#refused) return this.#troubleBackoff.next();
+    this.#troubleBackoff.reset();
     return RESYNC_DEBOUNCE_MS;
   }
 
@@ -291,7 +305,7 @@ export class Sharder {
       for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
-      this.#refusedBackoff.reset();
+      this.#troubleBackoff.reset();
       this.#followUp = true;
       // Planned for the ring before: what it still lists or writes is left to the next one.
       this.#resyncing?.abort();

@@ -14,6 +14,9 @@ import { leaderElectionMasterStatus } from './leader-metrics.ts';
 /** Why leading ended: the caller's signal aborted (or the work returned), or the lease could not be renewed in time. */
 export type LeadershipEnd = 'stopped' | 'lost';
 
+/** How long past a lease's expiry on this clock an attempt is timed, so that it finds it expired. */
+const EXPIRY_MARGIN_MS = 5;
+
 /** How the work of `onStartedLeading` ended. */
 type WorkEnd = { readonly failed: false } | { readonly failed: true; readonly error: unknown };
 
@@ -84,6 +87,27 @@ export class LeaderElector {
     this.#acquirePause.wake();
   }
 
+  /**
+   * Takes a renewal of the lease seen elsewhere (a watch of it) as if read: the holder's expiry is
+   * timed from when it was seen, the moment it was written rather than at this candidate's next
+   * read, up to a retry period later. Only a newer renewal by the holder last read counts: any
+   * other change (a new holder, a release) waits for the next read, which decides alone whether
+   * the lease is taken, so a late or stray event can only move an attempt, never make one win.
+   */
+  observeRenewal(record: LeaderElectionRecord): void {
+    const observed = this.#observed;
+    if (
+      observed === undefined ||
+      observed.holderIdentity === '' ||
+      observed.holderIdentity === this.#options.identity ||
+      record.holderIdentity !== observed.holderIdentity ||
+      record.renewTime <= observed.renewTime
+    )
+      return;
+    this.#observed = record;
+    this.#observedAt = this.#options.clock.monotonic();
+  }
+
   /** The identity of the last holder seen, or '' when none. */
   getLeader(): string {
     return this.#observed?.holderIdentity ?? '';
@@ -137,7 +161,7 @@ export class LeaderElector {
   }
 
   async #acquire(signal: AbortSignal): Promise<boolean> {
-    const { clock, retryPeriod, renewDeadline, logger, name } = this.#options;
+    const { clock, renewDeadline, logger, name } = this.#options;
     logger.info('attempting to acquire leader lease', { lease: name });
     while (!signal.aborted) {
       const sent = clock.monotonic();
@@ -146,9 +170,22 @@ export class LeaderElector {
         logger.info('successfully acquired lease', { lease: name, identity: this.identity });
         return true;
       }
-      await this.#acquirePause.pause(retryPeriod, signal);
+      await this.#acquirePause.pause(this.#untilNextAttempt(), signal);
     }
     return false;
+  }
+
+  /**
+   * A retry period, or less when the lease another holds expires sooner on this clock: it is tried
+   * at its expiry, as a takeover's timing is what hands a dead leader's work on. Past the expiry (a
+   * failed read), a retry period, so that an unreachable API server is not asked in a loop.
+   */
+  #untilNextAttempt(): number {
+    const { clock, retryPeriod } = this.#options;
+    const held = this.#observed;
+    if (!held || !this.#heldByAnother()) return retryPeriod;
+    const left = this.#observedAt + held.leaseDurationSeconds * 1000 - clock.monotonic();
+    return left > 0 ? Math.min(retryPeriod, left + EXPIRY_MARGIN_MS) : retryPeriod;
   }
 
   /**
@@ -167,11 +204,14 @@ export class LeaderElector {
    * Retries the renewal every retry period until it succeeds or the renew deadline passes. The
    * deadline runs from when the last successful renewal was sent (the lease's renew time is no
    * earlier), a retry period plus the renew deadline: a late answer or a late timer on a busy
-   * process must not keep it leading past the time a follower may take the lease.
+   * process must not keep it leading past the time a follower may take the lease. Never past a
+   * lease duration: a follower that saw that renewal as it landed tries at its expiry, and options
+   * whose renew deadline and retry period add up to more (client-go accepts them) would otherwise
+   * keep this one leading after that.
    */
   async #renewWithinDeadline(done: AbortSignal): Promise<boolean> {
-    const { clock, retryPeriod, renewDeadline } = this.#options;
-    const deadline = this.#renewedAt + retryPeriod + renewDeadline;
+    const { clock, retryPeriod, renewDeadline, leaseDuration } = this.#options;
+    const deadline = this.#renewedAt + Math.min(retryPeriod + renewDeadline, leaseDuration);
     for (;;) {
       const sent = clock.monotonic();
       if (sent >= deadline) return false;

@@ -19,7 +19,7 @@ import { ping } from '../health/health-checker.ts';
 import { HealthProbes } from '../health/health-probes.ts';
 import { LeaderElectionLostError } from '../leader/leader-election-lost-error.ts';
 import { LeaderElector } from '../leader/leader-elector.ts';
-import { leaseLock } from '../leader/lease-lock.ts';
+import { leaseLock, leaseRecordOf } from '../leader/lease-lock.ts';
 import { defaultLeaderIdentity } from '../leader/identity.ts';
 import type { LeaderElectionOptions } from '../leader/leader-election-options.ts';
 import type { Logger } from '../log/logger.ts';
@@ -51,6 +51,7 @@ import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
 import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
+import { sharderCache, type SharderCacheOptions } from '../sharding/sharder-cache.ts';
 import { LiveShards } from '../sharding/live-shards.ts';
 import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import {
@@ -113,6 +114,8 @@ export class Manager {
   readonly #rangeKinds: Kind[] = [];
   /** With `assignmentWebhook`: the ring as this replica sees it, for the webhook to assign by. */
   readonly #liveShards: LiveShards | undefined;
+  /** The sharder's caches, started with the others so that a new leader's sharder runs warm. */
+  #sharderCache: Cache | undefined;
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -249,6 +252,8 @@ export class Manager {
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
     this.#liveShards?.start(caches.signal);
+    this.#sharderCache = this.#newSharderCache();
+    this.#sharderCache?.start(caches.signal);
     const servers: RunningServer[] = [];
     try {
       await this.#startServers(servers);
@@ -721,7 +726,7 @@ export class Manager {
     this.#coldStandby = !warmup && !this.#options.sharding;
     this.logger.info('waiting for the leader lease', { lease, identity: elector.identity });
     const watching = new AbortController();
-    if (this.#options.sharding) this.#retryOnRelease(elector, watching.signal);
+    if (this.#options.sharding) this.#watchLeaderLease(elector, watching.signal);
     const end = await elector.run(shutdown).finally(() => watching.abort());
     if (end === 'lost') {
       this.#leaseLost = true;
@@ -730,11 +735,12 @@ export class Manager {
   }
 
   /**
-   * Watches the leader Lease until `signal` aborts, and has `elector` try to take it as soon as it
-   * is released, not at its next retry: in a ring every shard's process is a candidate, and the
-   * objects of a leader shard sent SIGTERM wait for the next leader's sharder to move them.
+   * Watches the leader Lease until `signal` aborts, so that `elector` takes it as soon as it is
+   * released, or at its expiry timed from the holder's last renewal as it happened, rather than up
+   * to a retry period later each: in a ring every shard's process is a candidate, and the objects
+   * of a leader shard sent SIGTERM or killed wait for the next leader's sharder to move them.
    */
-  #retryOnRelease(elector: LeaderElector, signal: AbortSignal): void {
+  #watchLeaderLease(elector: LeaderElector, signal: AbortSignal): void {
     const { leaderElectionNamespace, leaderElectionId, clock } = this.#options;
     const lease = new SharedInformer<Json<V1Lease>>({
       kind: LeaseKind,
@@ -744,11 +750,31 @@ export class Manager {
       clock,
       logger: this.logger.child({ component: 'leader-election' }),
     });
-    const released = (record: Json<V1Lease>): void => {
-      if ((record.spec?.holderIdentity ?? '') === '') elector.retryNow();
+    const seen = (lease: Json<V1Lease>): void => {
+      const record = leaseRecordOf(lease);
+      if (record.holderIdentity === '') elector.retryNow();
+      else elector.observeRenewal(record);
     };
-    lease.addEventHandler({ onAdd: released, onUpdate: (_old, record) => released(record) });
+    lease.addEventHandler({ onAdd: seen, onUpdate: (_old, lease) => seen(lease) });
     lease.start(signal);
+  }
+
+  /** The caches of the ring's sharder, on every process that may lead; undefined without a sharder. */
+  #newSharderCache(): Cache | undefined {
+    const sharding = this.#options.sharding;
+    return sharding?.sharder ? sharderCache(this.#sharderCacheOptions(sharding.ring)) : undefined;
+  }
+
+  #sharderCacheOptions(ring: string): SharderCacheOptions {
+    return {
+      ring,
+      // Split by the server, the ring needs of the sharder only its membership.
+      kinds: this.#rangeMember ? [] : this.#ringKinds,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      namespace: this.#options.namespace,
+      transport: this.#transport,
+      logger: this.logger.child({ component: 'sharder', ring }),
+    };
   }
 
   /**
@@ -759,19 +785,14 @@ export class Manager {
     const sharding = this.#options.sharding;
     if (!sharding?.sharder) return undefined;
     return new Sharder({
-      ring: sharding.ring,
-      // Split by the server, the ring needs of the sharder only its membership.
-      kinds: this.#rangeMember ? [] : this.#ringKinds,
-      leaseNamespace: this.#options.leaderElectionNamespace,
-      namespace: this.#options.namespace,
+      ...this.#sharderCacheOptions(sharding.ring),
+      ...(this.#sharderCache ? { cache: this.#sharderCache } : {}),
       client: this.client,
-      transport: this.#transport,
       retryPeriod: this.#options.retryPeriod,
       leaseDuration: this.#options.leaseDuration,
       resyncPeriod: sharding.resyncPeriod,
       concurrentMoves: sharding.concurrentMoves,
       clock: this.#options.clock,
-      logger: this.logger.child({ component: 'sharder', ring: sharding.ring }),
       registry: this.#options.registry,
       ...(expiredProcess === undefined ? {} : { expiredProcess }),
     });
