@@ -177,6 +177,19 @@ test('when the leader stops without releasing, the other leads within lease dura
   election.assertNoOverlap();
 });
 
+/** Steps until a candidate leads; asserts that `who` took the lease within a step of `expiry`, alone. */
+async function assertTakenOverAt(election: Election, who: string, expiry: number): Promise<void> {
+  while (election.leaders().length === 0) await election.step(STEP);
+  assert.deepEqual(election.leaders(), [who]);
+  const at = election.clock.monotonic();
+  assert.ok(
+    at >= expiry && at <= expiry + STEP,
+    `${who} took over at ${at} ms; the lease expired at ${expiry} ms`,
+  );
+  await election.stop(who);
+  election.assertNoOverlap();
+}
+
 test("a candidate tries again at the lease's expiry as it read it, not at its next retry", async () => {
   const election = new Election(api.env.kubeConfig, 'timed-at-expiry');
   await election.start('a', false);
@@ -187,15 +200,7 @@ test("a candidate tries again at the lease's expiry as it read it, not at its ne
   // a renewed at 2 s, and b read that renewal at 3 s: on b's clock the lease expires at 18 s.
   assert.equal(await election.stop('a'), 'stopped');
   const expiry = RETRY + HALF_RETRY + LEASE;
-  while (election.leaders().length === 0) await election.step(STEP);
-  assert.deepEqual(election.leaders(), ['b']);
-  const at = election.clock.monotonic();
-  assert.ok(
-    at >= expiry && at <= expiry + STEP,
-    `b took over at ${at} ms; the lease expired at ${expiry} ms`,
-  );
-  await election.stop('b');
-  election.assertNoOverlap();
+  await assertTakenOverAt(election, 'b', expiry);
 });
 
 test('a renewal seen as it is written times the takeover from that renewal', async () => {
@@ -215,15 +220,7 @@ test('a renewal seen as it is written times the takeover from that renewal', asy
   // a's last renewal was at 2 s, seen then; b's own read of it came at 3 s.
   assert.equal(await election.stop('a'), 'stopped');
   const expiry = RETRY + LEASE;
-  while (election.leaders().length === 0) await election.step(STEP);
-  assert.deepEqual(election.leaders(), ['b']);
-  const at = election.clock.monotonic();
-  assert.ok(
-    at >= expiry && at <= expiry + STEP,
-    `b took over at ${at} ms; the lease expired at ${expiry} ms`,
-  );
-  await election.stop('b');
-  election.assertNoOverlap();
+  await assertTakenOverAt(election, 'b', expiry);
 });
 
 test('a leader cut off from the API server stops before a follower may take over, whatever its renew deadline', async () => {
