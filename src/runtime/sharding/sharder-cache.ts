@@ -1,4 +1,7 @@
+import type { V1Lease } from '@kubernetes/client-node';
+import type { Json } from '../api/json.ts';
 import { newCache, type Cache } from '../cache/cache.ts';
+import { SharedInformer } from '../cache/informer.ts';
 import type { Kind } from '../client/kind.ts';
 import { LeaseKind } from '../client/kinds.ts';
 import type { Transport } from '../client/transport.ts';
@@ -6,12 +9,19 @@ import type { Logger } from '../log/logger.ts';
 import type { RingKind } from './ring-kind.ts';
 import { RING_LABEL, shardLabel } from './shard-labels.ts';
 
-/** Which ring a {@link sharderCache} serves, and how it reaches the API server. */
-export interface SharderCacheOptions {
+/** Which ring's Leases a {@link ringLeaseInformer} watches, and how it reaches the API server. */
+export interface RingLeasesOptions {
   readonly ring: string;
-  readonly kinds: readonly RingKind[];
   /** Where the shards' Leases are. */
   readonly leaseNamespace: string;
+  readonly transport: Transport;
+  readonly logger: Logger;
+}
+
+/** What a {@link unassignedCache} holds, and how it reaches the API server. */
+export interface UnassignedCacheOptions {
+  readonly ring: string;
+  readonly kinds: readonly RingKind[];
   /** Objects of this namespace only; '' for all namespaces. */
   readonly namespace: string;
   readonly transport: Transport;
@@ -24,27 +34,40 @@ export function sharderKinds(kinds: readonly RingKind[]): readonly Kind[] {
 }
 
 /**
- * What a ring's sharder reads from caches: the ring's Leases, and the metadata of the objects
- * that have no shard yet (a label-selected watch, so it holds only the few waiting). Every
- * process that may lead starts it before it leads, as controller-runtime's caches start before
- * the leader election: a new leader's sharder then moves a gone shard's objects without first
- * listing the ring's Leases and unassigned objects (a second at 15,000 objects a kind).
+ * The ring's shard Leases, which the sharder reads to know who is alive. Every process that may
+ * lead starts it before it leads, as controller-runtime starts its caches before the leader
+ * election, so that a new leader's sharder takes a gone shard's Lease at once rather than after a
+ * list of them. It holds only the ring's few Leases.
  */
-export function sharderCache(o: SharderCacheOptions): Cache {
+export function ringLeaseInformer(o: RingLeasesOptions): SharedInformer<Json<V1Lease>> {
+  return new SharedInformer<Json<V1Lease>>({
+    kind: LeaseKind,
+    transport: o.transport,
+    namespaces: [o.leaseNamespace],
+    labelSelector: `${RING_LABEL}=${o.ring}`,
+    logger: o.logger.child({ component: 'sharder-cache' }),
+  });
+}
+
+/**
+ * The metadata of the ring's objects that have no shard yet (a label-selected watch), for the
+ * leader's sharder to assign. Made by each leadership term's sharder, with the kinds of the ring
+ * then: it also holds the objects of controlled kinds that no ring object controls, which only the
+ * leader need hold.
+ */
+export function unassignedCache(o: UnassignedCacheOptions): Cache {
+  const kinds = sharderKinds(o.kinds);
   const cache = newCache({
     transport: o.transport,
     logger: o.logger.child({ component: 'sharder-cache' }),
-    byKind: [
-      { kind: LeaseKind, namespaces: [o.leaseNamespace], labelSelector: `${RING_LABEL}=${o.ring}` },
-      ...sharderKinds(o.kinds).map((kind) => ({
-        kind,
-        labelSelector: `!${shardLabel(o.ring)}`,
-        metadataOnly: true,
-        ...(o.namespace ? { namespaces: [o.namespace] } : {}),
-      })),
-    ],
+    byKind: kinds.map((kind) => ({
+      kind,
+      labelSelector: `!${shardLabel(o.ring)}`,
+      metadataOnly: true,
+      ...(o.namespace ? { namespaces: [o.namespace] } : {}),
+    })),
   });
-  // Made now, not on the sharder's first read: `start` starts the informers made so far.
-  for (const kind of [LeaseKind, ...sharderKinds(o.kinds)]) cache.informerFor(kind);
+  // Made now, not on a first read: `start` starts the informers made so far.
+  for (const kind of kinds) cache.informerFor(kind);
   return cache;
 }
