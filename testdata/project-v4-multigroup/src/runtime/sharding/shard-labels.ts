@@ -39,3 +39,11 @@ export const HOLDER_PROCESS_ANNOTATION = 'sharding.tsoperator.dev/holder-process
  * Lease leaves a renewTime that differs from it.
  */
 export const HOLDER_RENEW_TIME_ANNOTATION = 'sharding.tsoperator.dev/holder-renew-time';
+
+/** What a label's value may be: 63 characters at most, alphanumeric at both ends. */
+const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/** Whether `value` may be a label's value (a shard's name must: objects carry it). */
+export function isLabelValue(value: string): boolean {
+  return LABEL_VALUE.test(value);
+}

@@ -5,14 +5,11 @@ import type { Json } from '../api/json.ts';
 import type { KubeObject } from '../api/kube-object.ts';
 import type { Registry } from 'prom-client';
 import { Backoff } from '../cache/backoff.ts';
-import type { Cache } from '../cache/cache.ts';
-import type { HandlerRegistration } from '../cache/event-handler.ts';
 import type { SharedInformer } from '../cache/informer.ts';
 import { isConflict, isNotFound } from '../client/api-error.ts';
 import { ApiReader } from '../client/api-reader.ts';
 import type { Client } from '../client/client.ts';
 import type { Kind } from '../client/kind.ts';
-import { LeaseKind } from '../client/kinds.ts';
 import { keyString, objectKey } from '../client/object-key.ts';
 import { mergePatch } from '../client/patch.ts';
 import type { Transport } from '../client/transport.ts';
@@ -25,8 +22,8 @@ import { HashRing } from './hash-ring.ts';
 import { controllerOf, controllerRingKeyOf, ringKeyOf } from './ring-key.ts';
 import { ringKindOfOwner, type RingKind } from './ring-kind.ts';
 import { RingMembership, type ExpiredProcess, type MoveAway } from './ring-membership.ts';
-import { sharderCache, sharderKinds } from './sharder-cache.ts';
-import { drainLabel, shardLabel } from './shard-labels.ts';
+import { ringLeaseInformer, sharderKinds, unassignedCache } from './sharder-cache.ts';
+import { drainLabel, isLabelValue, shardLabel } from './shard-labels.ts';
 import { shardingMetrics, type ShardingMetrics } from './sharding-metrics.ts';
 
 /** What a {@link Sharder} manages and how. Durations are in milliseconds. */
@@ -52,10 +49,10 @@ export interface SharderOptions {
   /** See RingMembershipOptions.expiredProcess. */
   readonly expiredProcess?: ExpiredProcess;
   /**
-   * The ring's {@link sharderCache}, started (and stopped) by its owner before this sharder runs,
-   * so that it runs warm. Default: one of its own, started when it runs.
+   * The ring's {@link ringLeaseInformer}, started (and stopped) by its owner before this sharder
+   * runs, so that it runs warm. Default: one of its own, started when it runs.
    */
-  readonly cache?: Cache;
+  readonly leases?: SharedInformer<Json<V1Lease>>;
 }
 
 /** One write the sharder decided on in a resync. */
@@ -81,12 +78,11 @@ interface Child {
 /** The shortest pause between resyncs asked for by events, so that a burst of them lists once. */
 const RESYNC_DEBOUNCE_MS = 1000;
 /**
- * The longest pause after resyncs in a row that each failed (a list refused or cut off) or had a
- * write refused (an admission policy, a webhook down): they double from RESYNC_DEBOUNCE_MS up to
- * this, as a rate-limited queue's retries and a reflector's relists do, instead of listing the
- * whole ring every second or retry period for as long as the trouble lasts.
+ * The longest pause after resyncs in a row that each had a write refused (an admission policy, a
+ * webhook down): they double from RESYNC_DEBOUNCE_MS up to this, as a rate-limited queue's retries
+ * do, instead of listing the whole ring every second for as long as the refusal lasts.
  */
-const TROUBLE_BACKOFF_MAX_MS = 60_000;
+const REFUSED_BACKOFF_MAX_MS = 60_000;
 /** How long past a Lease's expiry on this clock its check runs, so that the check finds it expired. */
 const EXPIRY_MARGIN_MS = 5;
 
@@ -137,10 +133,10 @@ export class Sharder {
   #resyncing: AbortController | undefined;
   /** Whether the resync in progress had a write refused. */
   #refused = false;
-  /** The pauses after resyncs in a row that failed or had a write refused. */
-  readonly #troubleBackoff = new Backoff({
+  /** The pauses after resyncs in a row that had a write refused. */
+  readonly #refusedBackoff = new Backoff({
     initialMs: RESYNC_DEBOUNCE_MS,
-    maxMs: TROUBLE_BACKOFF_MAX_MS,
+    maxMs: REFUSED_BACKOFF_MAX_MS,
     jitter: 0,
   });
   /** The ring's membership, once the sharder's caches have synced. */
@@ -169,8 +165,8 @@ export class Sharder {
   /** Runs until `signal` aborts; failures are logged and retried, never thrown. */
   async run(signal: AbortSignal): Promise<void> {
     const { logger, ring } = this.#o;
-    const cache = this.#o.cache ?? sharderCache(this.#o);
-    const leases = cache.informerFor<V1Lease>(LeaseKind);
+    const leases = this.#o.leases ?? ringLeaseInformer(this.#o);
+    const unassigned = unassignedCache(this.#o);
     const changed = (): void => {
       this.#pause.wake();
       // A resync in progress (a long list, say) must not hold back a shard's death or arrival.
@@ -179,18 +175,19 @@ export class Sharder {
           logger.error('sharder check of the ring failed', { ring, err }),
         );
     };
-    // Removed when it stops: a cache given outlives this sharder, and serves the next one.
-    const handlers = [
-      leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed }),
-      ...this.#allKinds.map((kind, i) => this.#watchUnassigned(cache.informerFor(kind), i)),
-    ];
+    // Removed when it stops: the Leases' informer given outlives this sharder, and serves the next.
+    const handler = leases.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
+    this.#allKinds.forEach((kind, i) => this.#watchUnassigned(unassigned.informerFor(kind), i));
     try {
-      if (!this.#o.cache) cache.start(signal);
+      if (!this.#o.leases) leases.start(signal);
+      unassigned.start(signal);
       signal.addEventListener('abort', () => this.#queue.shutDown(), { once: true });
-      if (!(await cache.waitForCacheSync(signal))) return;
+      // The ring's checks and a gone shard's moves need the Leases only: the unassigned objects
+      // are queued as their lists come, and assigned once the ring is known.
+      if (!(await leases.waitForSync(signal))) return;
       await this.#runSynced(leases, signal);
     } finally {
-      for (const handler of handlers) handler.remove();
+      handler.remove();
     }
   }
 
@@ -219,10 +216,10 @@ export class Sharder {
     }
   }
 
-  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): HandlerRegistration {
+  #watchUnassigned(informer: SharedInformer<Json<KubeObject>>, index: number): void {
     this.#unassigned.set(informer.kind, informer);
     const add = (obj: KubeObject): void => this.#queue.add(`${index}|${keyString(objectKey(obj))}`);
-    return informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
+    informer.addEventHandler({ onAdd: add, onUpdate: (_old, obj) => add(obj) });
   }
 
   /** Checks the Leases every retry period or on their change, and resyncs when the ring changed or is due. */
@@ -237,9 +234,8 @@ export class Sharder {
         this.#resyncAt = Number.POSITIVE_INFINITY;
         this.#soonAt = Number.POSITIVE_INFINITY;
         this.#soonSince = undefined;
-        // A failed resync is tried again after a pause that doubles while they keep failing; one
-        // with a write that lost a race (a newer object), shortly; one cut short by a change of
-        // the ring, at once (below).
+        // A failed resync is tried again a retry period later; one with a write that lost a race
+        // (a newer object), shortly; one cut short by a change of the ring, at once (below).
         const resyncing = new AbortController();
         this.#resyncing = resyncing;
         this.#refused = false;
@@ -250,9 +246,9 @@ export class Sharder {
             (err: unknown) => {
               if (signal.aborted || this.#ring !== ring) return 0;
               logger.error('sharder resync failed', { ring: this.#o.ring, err });
-              // A gone shard's objects, which no shard reconciles, are tried again every retry
-              // period, as they were before the failures: only the whole ring's list backs off.
-              return this.#departed.size > 0 ? retryPeriod : this.#troubleBackoff.next();
+              // Not backed off: the list that failed may be the one that finds a gone shard's
+              // objects, which no shard reconciles until they move.
+              return retryPeriod;
             },
           )
           .finally(() => (this.#resyncing = undefined));
@@ -274,7 +270,7 @@ export class Sharder {
 
   /** The pause after a resync that settled everything: the resync period; refusals are over. */
   #settledPause(): number {
-    this.#troubleBackoff.reset();
+    this.#refusedBackoff.reset();
     return this.#o.resyncPeriod;
   }
 
@@ -283,8 +279,8 @@ export class Sharder {
    * refused again and again waits longer each time (the ring changing starts afresh).
    */
   #unsettledPause(): number {
-    if (this.#refused) return this.#troubleBackoff.next();
-    this.#troubleBackoff.reset();
+    if (this.#refused) return this.#refusedBackoff.next();
+    this.#refusedBackoff.reset();
     return RESYNC_DEBOUNCE_MS;
   }
 
@@ -305,7 +301,7 @@ export class Sharder {
       for (const shard of ring.shards) this.#departed.delete(shard);
       this.#ring = ring;
       this.#resyncAt = 0;
-      this.#troubleBackoff.reset();
+      this.#refusedBackoff.reset();
       this.#followUp = true;
       // Planned for the ring before: what it still lists or writes is left to the next one.
       this.#resyncing?.abort();
@@ -408,7 +404,9 @@ export class Sharder {
   async #resync(membership: RingMembership, ring: HashRing, signal: AbortSignal): Promise<boolean> {
     if (ring.shards.length === 0) return true;
     let settled = true;
-    const departed = [...this.#departed];
+    // A name that is no label value (a Lease of the ring named so by hand) labels no object; its
+    // selector would be refused, and hold back the whole ring's pass for good.
+    const departed = [...this.#departed].filter(isLabelValue);
     if (departed.length > 0) {
       // The objects of the shards that left first, listed by their label: their moves need not
       // wait for a list of the whole ring, three times as long with two children each.

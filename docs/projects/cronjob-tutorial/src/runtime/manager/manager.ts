@@ -51,7 +51,7 @@ import { ShardedReconciler } from '../sharding/sharded-reconciler.ts';
 import { RangeMember } from '../sharding/range-member.ts';
 import { RangeReconciler } from '../sharding/range-reconciler.ts';
 import { Sharder } from '../sharding/sharder.ts';
-import { sharderCache, type SharderCacheOptions } from '../sharding/sharder-cache.ts';
+import { ringLeaseInformer } from '../sharding/sharder-cache.ts';
 import { LiveShards } from '../sharding/live-shards.ts';
 import { shardAssignmentHandler, shardAssignmentPath } from '../sharding/shard-assignment-webhook.ts';
 import {
@@ -114,8 +114,8 @@ export class Manager {
   readonly #rangeKinds: Kind[] = [];
   /** With `assignmentWebhook`: the ring as this replica sees it, for the webhook to assign by. */
   readonly #liveShards: LiveShards | undefined;
-  /** The sharder's caches, started with the others so that a new leader's sharder runs warm. */
-  #sharderCache: Cache | undefined;
+  /** The ring's Leases for the sharder, watched with the other caches so that a new leader's sharder runs warm. */
+  #sharderLeases: SharedInformer<Json<V1Lease>> | undefined;
   readonly #names = new Set<string>();
   readonly #watchedKinds = new Map<string, Kind>();
   readonly #recorders = new Map<string, ApiEventRecorder>();
@@ -252,8 +252,8 @@ export class Manager {
       signal ?? (this.#options.handleSignals ? shutdownSignal(this.logger) : new AbortController().signal);
     const caches = new AbortController();
     this.#liveShards?.start(caches.signal);
-    this.#sharderCache = this.#newSharderCache();
-    this.#sharderCache?.start(caches.signal);
+    this.#sharderLeases = this.#newSharderLeases();
+    this.#sharderLeases?.start(caches.signal);
     const servers: RunningServer[] = [];
     try {
       await this.#startServers(servers);
@@ -759,22 +759,20 @@ export class Manager {
     lease.start(signal);
   }
 
-  /** The caches of the ring's sharder, on every process that may lead; undefined without a sharder. */
-  #newSharderCache(): Cache | undefined {
+  /** The ring's Leases for its sharder, on every process that may lead; undefined without a sharder. */
+  #newSharderLeases(): SharedInformer<Json<V1Lease>> | undefined {
     const sharding = this.#options.sharding;
-    return sharding?.sharder ? sharderCache(this.#sharderCacheOptions(sharding.ring)) : undefined;
+    if (!sharding?.sharder) return undefined;
+    return ringLeaseInformer({
+      ring: sharding.ring,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      transport: this.#transport,
+      logger: this.#sharderLogger(sharding.ring),
+    });
   }
 
-  #sharderCacheOptions(ring: string): SharderCacheOptions {
-    return {
-      ring,
-      // Split by the server, the ring needs of the sharder only its membership.
-      kinds: this.#rangeMember ? [] : this.#ringKinds,
-      leaseNamespace: this.#options.leaderElectionNamespace,
-      namespace: this.#options.namespace,
-      transport: this.#transport,
-      logger: this.logger.child({ component: 'sharder', ring }),
-    };
+  #sharderLogger(ring: string): Logger {
+    return this.logger.child({ component: 'sharder', ring });
   }
 
   /**
@@ -785,8 +783,14 @@ export class Manager {
     const sharding = this.#options.sharding;
     if (!sharding?.sharder) return undefined;
     return new Sharder({
-      ...this.#sharderCacheOptions(sharding.ring),
-      ...(this.#sharderCache ? { cache: this.#sharderCache } : {}),
+      ring: sharding.ring,
+      // Split by the server, the ring needs of the sharder only its membership.
+      kinds: this.#rangeMember ? [] : this.#ringKinds,
+      leaseNamespace: this.#options.leaderElectionNamespace,
+      namespace: this.#options.namespace,
+      transport: this.#transport,
+      logger: this.#sharderLogger(sharding.ring),
+      ...(this.#sharderLeases ? { leases: this.#sharderLeases } : {}),
       client: this.client,
       retryPeriod: this.#options.retryPeriod,
       leaseDuration: this.#options.leaseDuration,

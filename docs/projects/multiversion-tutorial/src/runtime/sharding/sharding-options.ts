@@ -2,6 +2,7 @@
 // `tsoperator init --force` regenerates it; change the runtime in tsoperator itself.
 import { hostname } from 'node:os';
 import type { ShardKey } from './range-member.ts';
+import { isLabelValue } from './shard-labels.ts';
 
 /** What `ManagerOptions.sharding` takes. Durations are in milliseconds. */
 export interface ShardingOptions {
@@ -51,18 +52,15 @@ export interface ShardingOptions {
 
 export type ResolvedShardingOptions = Required<ShardingOptions>;
 
-/** Label values: 63 characters at most, alphanumeric at both ends. */
-const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-
 /** The one place the defaults above are applied; throws on a shard name no label can hold. */
 export function resolveShardingOptions(options: ShardingOptions): ResolvedShardingOptions {
   const shardName = options.shardName ?? hostname();
-  if (!LABEL_VALUE.test(shardName)) {
+  if (!isLabelValue(shardName)) {
     throw new Error(
       `shard name "${shardName}" is not a valid label value (63 characters at most, alphanumeric at both ends): set sharding.shardName`,
     );
   }
-  if (!LABEL_VALUE.test(options.ring)) {
+  if (!isLabelValue(options.ring)) {
     throw new Error(
       `ring name "${options.ring}" is not a valid label value: pick a short name like "webapp"`,
     );
