@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Registry } from 'prom-client';
+import { newClient } from '../../../src/runtime/client/client.ts';
+import { transportFor } from '../../../src/runtime/client/transport.ts';
+import { systemClock } from '../../../src/runtime/clock/clock.ts';
+import { silentLogger } from '../../../src/runtime/log/logger.ts';
+import { Sharder } from '../../../src/runtime/sharding/sharder.ts';
+import { ringLeaseInformer } from '../../../src/runtime/sharding/sharder-cache.ts';
 import { leadingShard } from '../../../src/runtime/sharding/leading-shard.ts';
 import { shardLabel } from '../../../src/runtime/sharding/shard-labels.ts';
 import { eventuallyTrue } from '../../support/eventually.ts';
@@ -53,5 +61,42 @@ describe('a shard process that becomes the leader', () => {
       0,
       `shard-b listed the ring's Leases ${(after['leases'] ?? 0) - (before['leases'] ?? 0)} times as it took over from shard-a`,
     );
+  });
+
+  it('returns at once when its leadership ended before it ran', async () => {
+    const { env } = ring;
+    const transport = transportFor(env.kubeConfig);
+    const leases = ringLeaseInformer({
+      ring: 'widgets',
+      leaseNamespace: NAMESPACE,
+      transport,
+      logger: silentLogger,
+    });
+    const caches = new AbortController();
+    leases.start(caches.signal);
+    try {
+      assert.ok(await leases.waitForSync(caches.signal));
+      const sharder = new Sharder({
+        ring: 'widgets',
+        kinds: [{ kind: WidgetKind, controlled: [] }],
+        leaseNamespace: NAMESPACE,
+        namespace: NAMESPACE,
+        client: newClient({ transport }),
+        transport,
+        retryPeriod: 1000,
+        leaseDuration: 8000,
+        resyncPeriod: 600_000,
+        concurrentMoves: 2,
+        clock: systemClock,
+        logger: silentLogger,
+        registry: new Registry(),
+        leases,
+      });
+      const ended = sharder.run(AbortSignal.abort()).then(() => true);
+      const waited = await Promise.race([ended, delay(5000).then(() => false)]);
+      assert.ok(waited, 'the sharder of a leadership already over still runs 5 s later');
+    } finally {
+      caches.abort();
+    }
   });
 });
