@@ -164,6 +164,8 @@ export class Sharder {
 
   /** Runs until `signal` aborts; failures are logged and retried, never thrown. */
   async run(signal: AbortSignal): Promise<void> {
+    // Its abort would never shut the queue down, and a synced Leases' informer given would not wait.
+    if (signal.aborted) return;
     const { logger, ring } = this.#o;
     const leases = this.#o.leases ?? ringLeaseInformer(this.#o);
     const unassigned = unassignedCache(this.#o);
