@@ -34,23 +34,6 @@ describe('a ring kind added after the manager started', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'all' },
       subjects: [{ kind: 'User', name: 'ns-operator', apiGroup: 'rbac.authorization.k8s.io' }],
     });
-    // The permission check asks for the sharder's patches cluster-wide: patch only, no list.
-    await client.create({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'ns-operator-patch' },
-      rules: [
-        { apiGroups: [WidgetKind.group], resources: ['widgets'], verbs: ['patch'] },
-        { apiGroups: [''], resources: ['configmaps'], verbs: ['patch'] },
-      ],
-    });
-    await client.create({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'ns-operator-patch' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ns-operator-patch' },
-      subjects: [{ kind: 'User', name: 'ns-operator', apiGroup: 'rbac.authorization.k8s.io' }],
-    });
     await createWidgets(client, NAMESPACE, 'w', 10);
     const shard = async (name: string): Promise<Manager> => {
       const mgr = await testManager(env, {
