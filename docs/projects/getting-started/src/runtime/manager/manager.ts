@@ -581,7 +581,13 @@ export class Manager {
           })),
           ...(this.#rangeMember ? [] : this.#ringKinds)
             .flatMap((k) => [k.kind, ...k.controlled])
-            .map((kind) => ({ group: kind.group, resource: kind.plural, verb: 'patch' })),
+            .map((kind) => ({
+              group: kind.group,
+              resource: kind.plural,
+              verb: 'patch',
+              // The sharder writes the objects of the manager's namespace only.
+              ...(kind.namespaced && namespace ? { namespace } : {}),
+            })),
         ]
       : [];
     return [
