@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isConflict } from '../../../src/runtime/client/api-error.ts';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { Json } from '../../../src/runtime/api/json.ts';
 import { describe, it } from 'node:test';
@@ -185,14 +186,27 @@ describe("the sharder's moves of a gone shard's objects", () => {
         const expiry = new Date(String(spec?.renewTime)).getTime() + (spec?.leaseDurationSeconds ?? 0) * 1000;
         return clock.now() > expiry;
       }, 'the sharder letting shard back’s Lease expire');
-      // Shard back takes its Lease again, as its elector does once the Lease expired.
-      const expired = await lease();
-      assert.ok(expired);
-      await api.client.update({
-        ...expired,
-        ...shardLease(clock, NAMESPACE, RING, 'back', 'back', 3600),
-        metadata: expired.metadata,
-      });
+      // Shard back takes its Lease again, as its elector does once the Lease expired: read again
+      // and retried when the sharder wrote it meanwhile (its state label), as an elector retries.
+      await eventuallyTrue(async () => {
+        const expired = await lease();
+        const spec = expired?.spec;
+        const expiry = new Date(String(spec?.renewTime)).getTime() + (spec?.leaseDurationSeconds ?? 0) * 1000;
+        assert.ok(expired && clock.now() > expiry, 'the sharder took shard back’s Lease again');
+        return api.client
+          .update({
+            ...expired,
+            ...shardLease(clock, NAMESPACE, RING, 'back', 'back', 3600),
+            metadata: expired.metadata,
+          })
+          .then(
+            () => true,
+            (err: unknown) => {
+              if (isConflict(err)) return false;
+              throw err;
+            },
+          );
+      }, 'shard back to take its Lease again');
       const backAt = clock.monotonic();
       await eventuallyTrue(() => clock.monotonic() - backAt > 3 * LEASE_DURATION, 'three lease durations');
       assert.equal((await lease())?.spec?.holderIdentity, 'back', 'the shard kept out after it came back');
