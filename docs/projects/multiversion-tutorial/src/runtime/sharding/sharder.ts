@@ -139,7 +139,7 @@ export class Sharder {
     maxMs: REFUSED_BACKOFF_MAX_MS,
     jitter: 0,
   });
-  /** The ring's membership, once the sharder's caches have synced. */
+  /** The ring's membership, once the ring's Leases have synced. */
   #membership: RingMembership | undefined;
   /** The shards that left the ring and whose objects a resync has yet to move. */
   readonly #departed = new Set<string>();
@@ -193,7 +193,7 @@ export class Sharder {
     }
   }
 
-  /** Runs the ring's checks and the assignments once the caches have synced. */
+  /** Runs the ring's checks and the assignments once the ring's Leases have synced. */
   async #runSynced(leases: SharedInformer<Json<V1Lease>>, signal: AbortSignal): Promise<void> {
     const { logger, leaseNamespace, ring } = this.#o;
     const membership = new RingMembership({
